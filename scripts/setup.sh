@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian packages) and builds into build/.
+# Safe to run again: it installs only missing packages and rebuilds only what changed.
+# Usage: scripts/setup.sh            (environment: BUILD_DIR, BUILD_TYPE, CMAKE_EXTRA_ARGS)
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$repo/build}"
+build_type="${BUILD_TYPE:-RelWithDebInfo}"
+
+packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
+          libleveldb-dev libsnappy-dev libboost-dev libgoogle-glog-dev libgtest-dev libgmock-dev
+          python3 python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -f "$build_dir/build.ninja" ]; then
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" ${CMAKE_EXTRA_ARGS:-} >/dev/null
+fi
+cmake --build "$build_dir" -j "$(nproc)"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# README command 2: install what is missing, build, and run every test:
+# GoogleTest through CTest, then the Python compatibility suite against the built server.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$repo/build}"
+start=$(date +%s)
+"$repo/scripts/setup.sh"
+echo "== GoogleTest (ctest)"
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+echo "== Python compatibility suite"
+HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
+echo "== all tests passed in $(( $(date +%s) - start )) s"

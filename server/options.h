@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "server/thrift_server.h"
+
+namespace hbemu::server {
+
+// Everything the hbase-emulator process can be told on its command line.
+struct ServerOptions {
+  ThriftServerConfig thrift;
+  std::string data_dir = "data";
+  bool in_memory = false;
+  int64_t scanner_timeout_ms = 60000;  // hbase.client.scanner.timeout.period
+};
+
+// Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
+// --framed/-f, --compact/-c; plus --data-dir, --in-memory, --workers, --scanner-timeout-ms).
+// Returns false with a message in *error for an unknown flag or a bad value; sets *help when
+// --help/-h was given.
+bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,
+                        std::string* error);
+
+// The usage text printed for --help.
+std::string ServerUsage();
+
+}  // namespace hbemu::server

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace apache::thrift {
+class TProcessor;
+}
+
+namespace hbemu::server {
+
+// Wire settings every connection of one server uses.
+struct ThriftServerConfig {
+  std::string bind_address = "127.0.0.1";
+  uint16_t port = 9090;  // 0 asks the kernel for a free port; see ThriftServer::port().
+  bool framed = false;   // 4-byte big-endian length before each message (HBase -f)
+  bool compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  int worker_threads = 0;  // threads running handler calls; 0 = max(2, cores)
+  // Largest message accepted; a bigger frame or message closes that connection with a log line.
+  size_t max_message_bytes = 100u * 1024 * 1024;
+};
+
+// Serves one Thrift service over TCP. Boost.Asio owns sockets and framing; complete messages
+// are handed to the Thrift processor over in-memory buffers on a worker pool, so no thread is
+// held by an idle connection and the event loop never waits on storage.
+//
+// Thread-safe: Start and Stop are called from one controlling thread.
+class ThriftServer {
+ public:
+  ThriftServer(ThriftServerConfig config, std::shared_ptr<apache::thrift::TProcessor> processor);
+  ~ThriftServer();  // calls Stop()
+  ThriftServer(const ThriftServer&) = delete;
+  ThriftServer& operator=(const ThriftServer&) = delete;
+
+  // Binds, listens and starts serving on background threads. On failure returns false and
+  // describes the problem in *error.
+  bool Start(std::string* error);
+
+  // The bound port (useful after asking for port 0). Valid after a successful Start.
+  uint16_t port() const;
+
+  // Stops accepting, lets calls already executing finish and their replies go out, closes all
+  // connections and joins every thread. Idempotent.
+  void Stop();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hbemu::server
