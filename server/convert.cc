@@ -1,1 +1,139 @@
-// placeholder: filled in by the First light work
+#include "server/convert.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace hbemu::server {
+
+using storage::Cell;
+using storage::Status;
+
+ColumnSpec ParseColumn(std::string_view spec) {
+  ColumnSpec out;
+  const size_t colon = spec.find(':');
+  if (colon == std::string_view::npos) {
+    out.family = std::string(spec);
+  } else {
+    out.family = std::string(spec.substr(0, colon));
+    out.qualifier = std::string(spec.substr(colon + 1));
+  }
+  return out;
+}
+
+void AddColumns(const std::vector<std::string>& specs, storage::ColumnSelection* selection) {
+  for (const std::string& s : specs) {
+    ColumnSpec c = ParseColumn(s);
+    if (c.qualifier.has_value()) {
+      selection->AddColumn(c.family, *c.qualifier);
+    } else {
+      selection->AddFamily(c.family);
+    }
+  }
+}
+
+std::string ColumnName(const Cell& cell) {
+  std::string name;
+  name.reserve(cell.family.size() + 1 + cell.qualifier.size());
+  name.append(cell.family).push_back(':');
+  name.append(cell.qualifier);
+  return name;
+}
+
+std::vector<thrift::TCell> ToTCells(const std::vector<Cell>& cells) {
+  std::vector<thrift::TCell> out;
+  out.reserve(cells.size());
+  for (const Cell& c : cells) {
+    thrift::TCell t;
+    t.__set_value(c.value);
+    t.__set_timestamp(c.timestamp);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+thrift::TRowResult ToTRowResult(storage::RowResult&& row, bool sorted_columns) {
+  thrift::TRowResult out;
+  out.__set_row(std::move(row.row));
+  if (sorted_columns) {
+    std::vector<thrift::TColumn> columns;
+    columns.reserve(row.cells.size());
+    for (Cell& c : row.cells) {
+      thrift::TColumn col;
+      col.__set_columnName(ColumnName(c));
+      col.cell.__set_value(std::move(c.value));
+      col.cell.__set_timestamp(c.timestamp);
+      col.__isset.cell = true;
+      columns.push_back(std::move(col));
+    }
+    out.__set_sortedColumns(std::move(columns));
+  } else {
+    std::map<std::string, thrift::TCell> columns;
+    for (Cell& c : row.cells) {
+      // Cells come newest first within a column, so the first one seen is the one to keep.
+      auto [it, inserted] = columns.try_emplace(ColumnName(c));
+      if (!inserted) continue;
+      it->second.__set_value(std::move(c.value));
+      it->second.__set_timestamp(c.timestamp);
+    }
+    out.__set_columns(std::move(columns));
+  }
+  return out;
+}
+
+Status ToFamilyDescriptor(const thrift::ColumnDescriptor& in, storage::FamilyDescriptor* out) {
+  if (in.name.empty()) return Status::InvalidArgument("column name is empty");
+  out->name = ParseColumn(in.name).family;
+  HBEMU_RETURN_IF_ERROR(storage::ValidateFamilyName(out->name));
+
+  std::string compression = in.compression;
+  std::transform(compression.begin(), compression.end(), compression.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const char* const kCodecs[] = {"none", "gz",    "lzo",  "snappy", "lz4",
+                                        "bzip2", "zstd", "lzma", "brotli"};
+  if (std::find(std::begin(kCodecs), std::end(kCodecs), compression) == std::end(kCodecs)) {
+    return Status::InvalidArgument("Unsupported compression algorithm name: " + compression);
+  }
+  std::transform(compression.begin(), compression.end(), compression.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  out->compression = compression;
+
+  // BloomType.valueOf: exact, upper-case names only.
+  static const char* const kBlooms[] = {"NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"};
+  if (std::find(std::begin(kBlooms), std::end(kBlooms), in.bloomFilterType) ==
+      std::end(kBlooms)) {
+    return Status::InvalidArgument("No enum constant org.apache.hadoop.hbase.regionserver.BloomType." +
+                                   in.bloomFilterType);
+  }
+  out->bloom_filter = in.bloomFilterType;
+  if (in.maxVersions <= 0) return Status::InvalidArgument("Maximum versions must be positive");
+  out->max_versions = in.maxVersions;
+  out->in_memory = in.inMemory;
+  out->block_cache_enabled = in.blockCacheEnabled;
+  out->ttl_seconds = in.timeToLive <= 0 ? storage::kForeverTtl : in.timeToLive;
+  return Status::OK();
+}
+
+thrift::ColumnDescriptor ToColumnDescriptor(const storage::FamilyDescriptor& f) {
+  thrift::ColumnDescriptor d;
+  d.__set_name(f.name + ":");
+  d.__set_maxVersions(f.max_versions);
+  d.__set_compression(f.compression);
+  d.__set_inMemory(f.in_memory);
+  d.__set_bloomFilterType(f.bloom_filter);
+  d.__set_bloomFilterVectorSize(0);
+  d.__set_bloomFilterNbHashes(0);
+  d.__set_blockCacheEnabled(f.block_cache_enabled);
+  d.__set_timeToLive(f.ttl_seconds);
+  return d;
+}
+
+int64_t CellTtlFromAttributes(const std::map<std::string, std::string>& attributes) {
+  auto it = attributes.find("_ttl");
+  if (it == attributes.end() || it->second.size() != 8) return 0;
+  uint64_t v = 0;
+  for (unsigned char c : it->second) v = (v << 8) | c;
+  const int64_t ttl = static_cast<int64_t>(v);
+  return ttl > 0 ? ttl : 0;
+}
+
+}  // namespace hbemu::server

@@ -1,1 +1,118 @@
-// placeholder: filled in by the First light work
+#include "server/options.h"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+namespace hbemu::server {
+namespace {
+
+template <typename Int>
+bool ParseInt(const std::string& text, Int min, Int max, Int* out) {
+  long long v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || v < static_cast<long long>(min) ||
+      v > static_cast<long long>(max)) {
+    return false;
+  }
+  *out = static_cast<Int>(v);
+  return true;
+}
+
+}  // namespace
+
+std::string ServerUsage() {
+  return
+      "usage: hbase-emulator [options]\n"
+      "  -p, --port N              listen port (default 9090; 0 picks a free port)\n"
+      "  -b, --bind ADDR           listen address (default 127.0.0.1)\n"
+      "      --data-dir DIR        data folder (default ./data)\n"
+      "      --in-memory           keep everything in memory (nothing written to disk)\n"
+      "  -f, --framed              framed transport (HBase -f); default buffered\n"
+      "  -c, --compact             compact protocol (HBase -c); default binary\n"
+      "      --workers N           threads running calls (default: max(2, cores))\n"
+      "      --scanner-timeout-ms N  close scanners idle this long (default 60000)\n"
+      "      --max-message-mb N    largest request accepted (default 100)\n"
+      "  -h, --help                this text\n"
+      "There is no authentication: anyone who can reach the port can read and write.\n";
+}
+
+bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,
+                        std::string* error) {
+  *help = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_inline_value = false;
+    if (arg.rfind("--", 0) == 0) {
+      const size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        has_inline_value = true;
+      }
+    }
+    auto need_value = [&](std::string* out) {
+      if (has_inline_value) {
+        *out = value;
+        return true;
+      }
+      if (i + 1 >= argc) {
+        *error = "missing value for " + arg;
+        return false;
+      }
+      *out = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (arg == "-h" || arg == "--help") {
+      *help = true;
+    } else if (arg == "-p" || arg == "--port") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<uint16_t>(v, 0, 65535, &options->thrift.port)) {
+        *error = "bad port: " + v;
+        return false;
+      }
+    } else if (arg == "-b" || arg == "--bind") {
+      if (!need_value(&options->thrift.bind_address)) return false;
+    } else if (arg == "--data-dir") {
+      if (!need_value(&options->data_dir)) return false;
+    } else if (arg == "--in-memory") {
+      options->in_memory = true;
+    } else if (arg == "-f" || arg == "--framed") {
+      options->thrift.framed = true;
+    } else if (arg == "-c" || arg == "--compact") {
+      options->thrift.compact = true;
+    } else if (arg == "--workers") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<int>(v, 1, 1024, &options->thrift.worker_threads)) {
+        *error = "bad worker count: " + v;
+        return false;
+      }
+    } else if (arg == "--scanner-timeout-ms") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<int64_t>(v, 1, std::numeric_limits<int64_t>::max(),
+                             &options->scanner_timeout_ms)) {
+        *error = "bad scanner timeout: " + v;
+        return false;
+      }
+    } else if (arg == "--max-message-mb") {
+      if (!need_value(&v)) return false;
+      size_t mb = 0;
+      if (!ParseInt<size_t>(v, 1, 2047, &mb)) {
+        *error = "bad message size: " + v;
+        return false;
+      }
+      options->thrift.max_message_bytes = mb * 1024 * 1024;
+    } else if (arg == "start") {
+      // hbase-daemon.sh passes a trailing "start"; HBase ignores it and so do we.
+    } else {
+      *error = "unknown option: " + std::string(argv[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace hbemu::server

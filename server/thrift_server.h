@@ -26,7 +26,18 @@ struct ThriftServerConfig {
 // are handed to the Thrift processor over in-memory buffers on a worker pool, so no thread is
 // held by an idle connection and the event loop never waits on storage.
 //
-// Thread-safe: Start and Stop are called from one controlling thread.
+// Each connection runs its calls strictly one at a time, in arrival order. Because every message
+// is parsed from its own fresh buffer, libthrift 0.17's cumulative per-connection byte budget
+// (THRIFT-5492, which drops long-lived buffered/framed connections after ~100-170 MB) never
+// applies. A malformed message, a process() failure, or a message/frame over max_message_bytes
+// closes only that connection, with a WARNING naming the peer.
+//
+// The generated C++ processor turns any undeclared handler exception into
+// TApplicationException(UNKNOWN, what()); the server rewrites such replies to what HBase's Java
+// server sends, TApplicationException(INTERNAL_ERROR, "Internal error processing <method>"), and
+// logs the original message.
+//
+// Start and Stop are called from one controlling thread. Start at most once per object.
 class ThriftServer {
  public:
   ThriftServer(ThriftServerConfig config, std::shared_ptr<apache::thrift::TProcessor> processor);
@@ -41,8 +52,10 @@ class ThriftServer {
   // The bound port (useful after asking for port 0). Valid after a successful Start.
   uint16_t port() const;
 
-  // Stops accepting, lets calls already executing finish and their replies go out, closes all
-  // connections and joins every thread. Idempotent.
+  // Stops accepting and closes idle connections at once; lets calls already executing finish and
+  // their replies go out (waiting up to 5 s for them), then closes all connections and joins every
+  // thread. A handler call still running after that delays the join until it returns.
+  // Idempotent.
   void Stop();
 
  private:

@@ -1,1 +1,230 @@
-// placeholder: filled in by the First light work
+#include "storage/catalog.h"
+
+#include <algorithm>
+
+#include <glog/logging.h>
+#include <leveldb/db.h>
+#include <leveldb/write_batch.h>
+
+#include "storage/coding.h"
+#include "storage/key_format.h"
+
+namespace hbemu::storage {
+namespace {
+
+constexpr char kNextTableIdKey[] = "next_table_id";
+constexpr uint8_t kNamespaceRecordVersion = 1;
+
+Status FromLevelDb(const leveldb::Status& s) {
+  if (s.ok()) return Status::OK();
+  if (s.IsCorruption()) return Status::Corruption(s.ToString());
+  return Status::IOError(s.ToString());
+}
+
+Status WriteSynced(leveldb::DB* db, leveldb::WriteBatch* batch) {
+  leveldb::WriteOptions options;
+  options.sync = true;  // DDL is rare; losing it on power failure would orphan data
+  return FromLevelDb(db->Write(options, batch));
+}
+
+std::string NamespaceRecord(int64_t created_ms) {
+  std::string v(1, static_cast<char>(kNamespaceRecordVersion));
+  PutFixed64BE(&v, static_cast<uint64_t>(created_ms));
+  return v;
+}
+
+std::string EncodeU64(uint64_t v) {
+  std::string s;
+  PutFixed64BE(&s, v);
+  return s;
+}
+
+}  // namespace
+
+Status Catalog::Open(leveldb::DB* db, Clock* clock, std::unique_ptr<Catalog>* out) {
+  std::unique_ptr<Catalog> catalog(new Catalog(db, clock));
+  HBEMU_RETURN_IF_ERROR(catalog->Load());
+  *out = std::move(catalog);
+  return Status::OK();
+}
+
+Status Catalog::Load() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+
+  it->Seek(SystemKey(kNextTableIdKey));
+  if (it->Valid() && it->key() == SystemKey(kNextTableIdKey)) {
+    if (it->value().size() != 8) return Status::Corruption("bad next_table_id");
+    next_table_id_ = DecodeFixed64BE(it->value().data());
+  }
+
+  const std::string ns_prefix = NamespaceKeyPrefix();
+  for (it->Seek(ns_prefix); it->Valid() && it->key().starts_with(ns_prefix); it->Next()) {
+    std::string_view key(it->key().data() + 1, it->key().size() - 1);
+    std::string ns;
+    if (!GetEscapedTerminated(&key, &ns) || it->value().size() != 9) {
+      return Status::Corruption("bad namespace record");
+    }
+    namespaces_[ns] = static_cast<int64_t>(DecodeFixed64BE(it->value().data() + 1));
+  }
+
+  const std::string info_prefix = TableInfoPrefix();
+  for (it->Seek(info_prefix); it->Valid() && it->key().starts_with(info_prefix); it->Next()) {
+    auto table = std::make_shared<TableDescriptor>();
+    HBEMU_RETURN_IF_ERROR(DecodeTableDescriptor(it->value().ToString(), table.get()));
+    tables_[MapKey(table->name)] = std::move(table);
+  }
+  HBEMU_RETURN_IF_ERROR(FromLevelDb(it->status()));
+
+  leveldb::WriteBatch batch;
+  for (const char* ns : {"default", "hbase"}) {
+    if (namespaces_.count(ns)) continue;
+    const int64_t now = clock_->NowMillis();
+    namespaces_[ns] = now;
+    batch.Put(NamespaceKey(ns), NamespaceRecord(now));
+  }
+  if (batch.ApproximateSize() > 12) return WriteSynced(db_, &batch);
+  return Status::OK();
+}
+
+Status Catalog::CreateNamespace(std::string_view ns) {
+  HBEMU_RETURN_IF_ERROR(ValidateNamespaceName(ns));
+  std::lock_guard<std::mutex> lock(mu_);
+  if (namespaces_.count(std::string(ns))) {
+    return Status::NamespaceExists(std::string(ns));
+  }
+  const int64_t now = clock_->NowMillis();
+  leveldb::WriteBatch batch;
+  batch.Put(NamespaceKey(ns), NamespaceRecord(now));
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  namespaces_[std::string(ns)] = now;
+  return Status::OK();
+}
+
+Status Catalog::DeleteNamespace(std::string_view ns) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ns == "default" || ns == "hbase") {
+    return Status::Constraint("Reserved namespace " + std::string(ns) + " cannot be removed.");
+  }
+  if (!namespaces_.count(std::string(ns))) return Status::NamespaceNotFound(std::string(ns));
+  size_t tables = 0;
+  for (const auto& [key, table] : tables_) tables += table->name.ns == ns ? 1 : 0;
+  if (tables > 0) {
+    return Status::Constraint("Only empty namespaces can be removed. Namespace " +
+                              std::string(ns) + " has " + std::to_string(tables) + " tables");
+  }
+  leveldb::WriteBatch batch;
+  batch.Delete(NamespaceKey(ns));
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  namespaces_.erase(std::string(ns));
+  return Status::OK();
+}
+
+std::vector<std::string> Catalog::ListNamespaces() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [ns, created] : namespaces_) out.push_back(ns);
+  return out;
+}
+
+Status Catalog::CreateTable(const TableName& name, std::vector<FamilyDescriptor> families,
+                            std::shared_ptr<const TableDescriptor>* created) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (tables_.count(MapKey(name))) return Status::TableExists(name.ToString());
+  std::sort(families.begin(), families.end(),
+            [](const FamilyDescriptor& a, const FamilyDescriptor& b) { return a.name < b.name; });
+  for (size_t i = 0; i < families.size(); ++i) {
+    HBEMU_RETURN_IF_ERROR(ValidateFamily(families[i]));
+    if (i > 0 && families[i].name == families[i - 1].name) {
+      return Status::InvalidArgument("Family '" + families[i].name +
+                                     "' already exists so cannot be added");
+    }
+  }
+  if (families.empty()) {
+    return Status::DoNotRetry("Table should have at least one column family.");
+  }
+  if (!namespaces_.count(name.ns)) return Status::NamespaceNotFound(name.ns);
+
+  auto table = std::make_shared<TableDescriptor>();
+  table->id = next_table_id_;
+  table->name = name;
+  table->enabled = true;
+  table->created_ms = clock_->NowMillis();
+  table->families = std::move(families);
+
+  leveldb::WriteBatch batch;
+  batch.Put(SystemKey(kNextTableIdKey), EncodeU64(table->id + 1));
+  batch.Put(TableNameKey(name.ns, name.qualifier), EncodeU64(table->id));
+  batch.Put(TableInfoKey(table->id), EncodeTableDescriptor(*table));
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  next_table_id_ = table->id + 1;
+  tables_[MapKey(name)] = table;
+  if (created != nullptr) *created = table;
+  return Status::OK();
+}
+
+Status Catalog::DropTable(const TableName& name, uint64_t* dropped_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(MapKey(name));
+  if (it == tables_.end()) return Status::TableNotFound(name.ToString());
+  if (it->second->enabled) return Status::TableNotDisabled(name.ToString());
+  const uint64_t id = it->second->id;
+  leveldb::WriteBatch batch;
+  batch.Delete(TableNameKey(name.ns, name.qualifier));
+  batch.Delete(TableInfoKey(id));
+  batch.Put(DroppedTableKey(id), "");
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  tables_.erase(it);
+  *dropped_id = id;
+  return Status::OK();
+}
+
+Status Catalog::SetEnabled(const TableName& name, bool enabled) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(MapKey(name));
+  if (it == tables_.end()) return Status::TableNotFound(name.ToString());
+  if (it->second->enabled == enabled) {
+    return enabled ? Status::TableNotDisabled(name.ToString())
+                   : Status::TableNotEnabled(name.ToString());
+  }
+  auto updated = std::make_shared<TableDescriptor>(*it->second);
+  updated->enabled = enabled;
+  leveldb::WriteBatch batch;
+  batch.Put(TableInfoKey(updated->id), EncodeTableDescriptor(*updated));
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  it->second = std::move(updated);
+  return Status::OK();
+}
+
+Status Catalog::Find(const TableName& name, std::shared_ptr<const TableDescriptor>* out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(MapKey(name));
+  if (it == tables_.end()) return Status::TableNotFound(name.ToString());
+  *out = it->second;
+  return Status::OK();
+}
+
+std::vector<std::shared_ptr<const TableDescriptor>> Catalog::ListTables() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::shared_ptr<const TableDescriptor>> out;
+  for (const auto& [key, table] : tables_) out.push_back(table);
+  return out;
+}
+
+std::vector<uint64_t> Catalog::DroppedTables() const {
+  std::vector<uint64_t> ids;
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  const std::string prefix = DroppedTablePrefix();
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    if (it->key().size() == 9) ids.push_back(DecodeFixed64BE(it->key().data() + 1));
+  }
+  return ids;
+}
+
+Status Catalog::FinishDrop(uint64_t table_id) {
+  leveldb::WriteBatch batch;
+  batch.Delete(DroppedTableKey(table_id));
+  return WriteSynced(db_, &batch);
+}
+
+}  // namespace hbemu::storage

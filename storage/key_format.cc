@@ -1,1 +1,132 @@
-// placeholder: filled in by the First light work
+#include "storage/key_format.h"
+
+#include "storage/coding.h"
+
+namespace hbemu::storage {
+namespace {
+
+std::string Tagged(char tag) { return std::string(1, tag); }
+
+std::string TaggedId(char tag, uint64_t id) {
+  std::string key(1, tag);
+  PutFixed64BE(&key, id);
+  return key;
+}
+
+}  // namespace
+
+std::string SystemKey(std::string_view name) { return Tagged(kSystemTag).append(name); }
+
+std::string NamespaceKey(std::string_view ns) {
+  std::string key = Tagged(kNamespaceTag);
+  PutEscapedTerminated(&key, ns);
+  return key;
+}
+std::string NamespaceKeyPrefix() { return Tagged(kNamespaceTag); }
+
+std::string TableNameKey(std::string_view ns, std::string_view table) {
+  std::string key = TableNamePrefix(ns);
+  PutEscapedTerminated(&key, table);
+  return key;
+}
+
+std::string TableNamePrefix(std::string_view ns) {
+  std::string key = Tagged(kTableNameTag);
+  PutEscapedTerminated(&key, ns);
+  return key;
+}
+
+std::string TableInfoKey(uint64_t table_id) { return TaggedId(kTableInfoTag, table_id); }
+std::string TableInfoPrefix() { return Tagged(kTableInfoTag); }
+std::string DroppedTableKey(uint64_t table_id) { return TaggedId(kDroppedTableTag, table_id); }
+std::string DroppedTablePrefix() { return Tagged(kDroppedTableTag); }
+
+KeyRange TableCellRange(uint64_t table_id) {
+  return KeyRange{TaggedId(kCellTag, table_id), TaggedId(kCellTag, table_id + 1)};
+}
+
+std::string RowKeyPrefix(uint64_t table_id, std::string_view row) {
+  std::string key = TaggedId(kCellTag, table_id);
+  PutEscapedTerminated(&key, row);
+  return key;
+}
+
+std::string RowPrefixKeyPrefix(uint64_t table_id, std::string_view row_prefix) {
+  std::string key = TaggedId(kCellTag, table_id);
+  PutEscaped(&key, row_prefix);
+  return key;
+}
+
+std::string CellKey(uint64_t table_id, std::string_view row, std::string_view family,
+                    std::string_view qualifier, int64_t timestamp, CellType type) {
+  std::string key = RowKeyPrefix(table_id, row);
+  PutEscapedTerminated(&key, family);
+  PutEscapedTerminated(&key, qualifier);
+  // Inverting makes newer versions sort first under the bytewise comparator.
+  PutFixed64BE(&key, UINT64_MAX - static_cast<uint64_t>(timestamp));
+  key.push_back(static_cast<char>(type));
+  return key;
+}
+
+bool ParseCellKey(std::string_view key, ParsedCellKey* out) {
+  if (key.size() < 9 || key[0] != kCellTag) return false;
+  out->table_id = DecodeFixed64BE(key.data() + 1);
+  key.remove_prefix(9);
+  if (!GetEscapedTerminated(&key, &out->row)) return false;
+  return ParseCellKeySuffix(key, out);
+}
+
+bool ParseCellKeySuffix(std::string_view key, ParsedCellKey* out) {
+  if (!GetEscapedTerminated(&key, &out->family)) return false;
+  if (!GetEscapedTerminated(&key, &out->qualifier)) return false;
+  if (key.size() != 9) return false;
+  const uint64_t inverted = DecodeFixed64BE(key.data());
+  const uint64_t ts = UINT64_MAX - inverted;
+  if (ts > static_cast<uint64_t>(INT64_MAX)) return false;
+  out->timestamp = static_cast<int64_t>(ts);
+  const uint8_t type = static_cast<uint8_t>(key[8]);
+  if (!IsValidCellType(type)) return false;
+  out->type = static_cast<CellType>(type);
+  return true;
+}
+
+size_t RowKeyPrefixLength(std::string_view key) {
+  if (key.size() < 9 || key[0] != kCellTag) return 0;
+  for (size_t i = 9; i + 1 < key.size(); ++i) {
+    if (key[i] != '\0') continue;
+    if (key[i + 1] == '\x01') return i + 2;
+    ++i;  // 00 FF: an escaped zero byte
+  }
+  return 0;
+}
+
+void EncodeCellValue(std::string* dst, std::string_view value, int64_t expires_at_ms) {
+  if (expires_at_ms == kNoExpiry) {
+    dst->push_back('\0');
+  } else {
+    dst->push_back('\x01');
+    PutFixed64BE(dst, static_cast<uint64_t>(expires_at_ms));
+  }
+  dst->append(value.data(), value.size());
+}
+
+bool DecodeCellValue(std::string_view stored, std::string_view* value, int64_t* expires_at_ms) {
+  if (stored.empty()) {  // delete markers carry no value
+    *value = stored;
+    *expires_at_ms = kNoExpiry;
+    return true;
+  }
+  if (stored[0] == '\0') {
+    *value = stored.substr(1);
+    *expires_at_ms = kNoExpiry;
+    return true;
+  }
+  if (stored[0] == '\x01' && stored.size() >= 9) {
+    *expires_at_ms = static_cast<int64_t>(DecodeFixed64BE(stored.data() + 1));
+    *value = stored.substr(9);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace hbemu::storage

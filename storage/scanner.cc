@@ -1,1 +1,192 @@
-// placeholder: filled in by the First light work
+#include "storage/scanner.h"
+
+#include <algorithm>
+
+#include <leveldb/db.h>
+#include <leveldb/iterator.h>
+
+#include "storage/coding.h"
+#include "storage/key_format.h"
+#include "storage/visibility.h"
+
+namespace hbemu::storage {
+namespace {
+
+Status IteratorStatus(const leveldb::Iterator* it) {
+  const leveldb::Status s = it->status();
+  if (s.ok()) return Status::OK();
+  return s.IsCorruption() ? Status::Corruption(s.ToString()) : Status::IOError(s.ToString());
+}
+
+std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+}  // namespace
+
+Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
+               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
+               RowResult* result) {
+  std::string_view encoded_row(row_key_prefix);
+  encoded_row.remove_prefix(9);  // tag + table id
+  if (!GetEscapedTerminated(&encoded_row, &result->row)) {
+    return Status::Corruption("bad row key");
+  }
+  RowVisibility visibility(&table, &spec, now_ms);
+  ParsedCellKey parsed;
+  for (; it->Valid(); it->Next()) {
+    const std::string_view key = View(it->key());
+    if (key.size() < row_key_prefix.size() ||
+        key.compare(0, row_key_prefix.size(), row_key_prefix) != 0) {
+      break;
+    }
+    if (!ParseCellKeySuffix(key.substr(row_key_prefix.size()), &parsed)) {
+      return Status::Corruption("bad cell key in table " + table.name.ToString());
+    }
+    visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
+                   View(it->value()), &result->cells);
+  }
+  return IteratorStatus(it);
+}
+
+Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
+                 int64_t now_ms)
+    : db_(db), table_(std::move(table)), spec_(std::move(spec)), now_ms_(now_ms) {
+  snapshot_ = db_->GetSnapshot();
+  leveldb::ReadOptions options;
+  options.snapshot = snapshot_;
+  options.fill_cache = false;  // a scan should not evict the point-read working set
+  it_.reset(db_->NewIterator(options));
+
+  const KeyRange table_range = TableCellRange(table_->id);
+  const uint64_t id = table_->id;
+  if (!spec_.reversed) {
+    lower_ = spec_.start_row.empty() ? table_range.start : RowKeyPrefix(id, spec_.start_row);
+    upper_ = spec_.stop_row.empty() ? table_range.limit : RowKeyPrefix(id, spec_.stop_row);
+  } else {
+    // Reversed: rows in (stop, start]. Every key of row `start` is below the successor of its
+    // prefix, and every row above `stop` is at or above the successor of stop's prefix.
+    upper_ = spec_.start_row.empty() ? table_range.limit
+                                     : PrefixSuccessor(RowKeyPrefix(id, spec_.start_row));
+    lower_ = spec_.stop_row.empty() ? table_range.start
+                                    : PrefixSuccessor(RowKeyPrefix(id, spec_.stop_row));
+  }
+  if (spec_.row_prefix.has_value()) {
+    const std::string prefix_start = RowPrefixKeyPrefix(id, *spec_.row_prefix);
+    const std::string prefix_limit = PrefixSuccessor(prefix_start);
+    lower_ = std::max(lower_, prefix_start);
+    upper_ = std::min(upper_, prefix_limit);
+  }
+  if (lower_ >= upper_) exhausted_ = true;
+}
+
+Scanner::~Scanner() {
+  it_.reset();
+  db_->ReleaseSnapshot(snapshot_);
+}
+
+Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
+  Status status;
+  for (size_t produced = 0; produced < max_results; ++produced) {
+    if (pending_pos_ >= pending_.cells.size()) {
+      if (exhausted_ || !FetchRow(&status)) {
+        exhausted_ = true;
+        break;
+      }
+    }
+    const size_t remaining = pending_.cells.size() - pending_pos_;
+    const size_t take = spec_.batch > 0 ? std::min(remaining, static_cast<size_t>(spec_.batch))
+                                        : remaining;
+    if (pending_pos_ == 0 && take == remaining) {  // the common case: a whole row, no copy
+      out->push_back(std::move(pending_));
+      pending_ = RowResult();
+      continue;
+    }
+    RowResult piece;
+    piece.row = pending_.row;
+    auto first = pending_.cells.begin() + static_cast<std::ptrdiff_t>(pending_pos_);
+    piece.cells.assign(std::make_move_iterator(first),
+                       std::make_move_iterator(first + static_cast<std::ptrdiff_t>(take)));
+    out->push_back(std::move(piece));
+    pending_pos_ += take;
+    if (pending_pos_ >= pending_.cells.size()) {
+      pending_ = RowResult();
+      pending_pos_ = 0;
+    }
+  }
+  return status;
+}
+
+bool Scanner::FetchRow(Status* status) {
+  pending_ = RowResult();
+  pending_pos_ = 0;
+  return spec_.reversed ? FetchRowReverse(status) : FetchRowForward(status);
+}
+
+bool Scanner::FetchRowForward(Status* status) {
+  if (!started_) {
+    it_->Seek(lower_);
+    started_ = true;
+  }
+  std::string row_prefix;
+  while (it_->Valid() && View(it_->key()) < std::string_view(upper_)) {
+    const size_t n = RowKeyPrefixLength(View(it_->key()));
+    if (n == 0) {
+      *status = Status::Corruption("bad cell key in table " + table_->name.ToString());
+      return false;
+    }
+    row_prefix.assign(it_->key().data(), n);
+    RowResult row;
+    *status = ReadRow(it_.get(), row_prefix, *table_, spec_.read, now_ms_, &row);
+    if (!status->ok()) return false;
+    if (!row.cells.empty()) {
+      pending_ = std::move(row);
+      return true;
+    }
+  }
+  *status = IteratorStatus(it_.get());
+  return false;
+}
+
+bool Scanner::FetchRowReverse(Status* status) {
+  if (!started_) {
+    it_->Seek(upper_);
+    if (it_->Valid()) {
+      it_->Prev();
+    } else {
+      it_->SeekToLast();
+    }
+    started_ = true;
+  } else {
+    it_->Seek(last_row_prefix_);
+    if (it_->Valid()) {
+      it_->Prev();
+    } else {
+      it_->SeekToLast();
+    }
+  }
+  while (it_->Valid() && View(it_->key()) >= std::string_view(lower_)) {
+    const size_t n = RowKeyPrefixLength(View(it_->key()));
+    if (n == 0) {
+      *status = Status::Corruption("bad cell key in table " + table_->name.ToString());
+      return false;
+    }
+    last_row_prefix_.assign(it_->key().data(), n);
+    it_->Seek(last_row_prefix_);
+    RowResult row;
+    *status = ReadRow(it_.get(), last_row_prefix_, *table_, spec_.read, now_ms_, &row);
+    if (!status->ok()) return false;
+    if (!row.cells.empty()) {
+      pending_ = std::move(row);
+      return true;
+    }
+    it_->Seek(last_row_prefix_);
+    if (it_->Valid()) {
+      it_->Prev();
+    } else {
+      it_->SeekToLast();
+    }
+  }
+  *status = IteratorStatus(it_.get());
+  return false;
+}
+
+}  // namespace hbemu::storage

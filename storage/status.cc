@@ -1,1 +1,25 @@
-// placeholder: filled in by the First light work
+#include "storage/status.h"
+
+namespace hbemu::storage {
+
+std::string Status::ToString() const {
+  const char* name = "OK";
+  switch (code_) {
+    case Code::kOk: return "OK";
+    case Code::kInvalidArgument: name = "InvalidArgument"; break;
+    case Code::kTableNotFound: name = "TableNotFound"; break;
+    case Code::kTableExists: name = "TableExists"; break;
+    case Code::kTableNotEnabled: name = "TableNotEnabled"; break;
+    case Code::kTableNotDisabled: name = "TableNotDisabled"; break;
+    case Code::kNamespaceNotFound: name = "NamespaceNotFound"; break;
+    case Code::kNamespaceExists: name = "NamespaceExists"; break;
+    case Code::kConstraint: name = "Constraint"; break;
+    case Code::kNoSuchColumnFamily: name = "NoSuchColumnFamily"; break;
+    case Code::kDoNotRetry: name = "DoNotRetry"; break;
+    case Code::kCorruption: name = "Corruption"; break;
+    case Code::kIOError: name = "IOError"; break;
+  }
+  return std::string(name) + ": " + message_;
+}
+
+}  // namespace hbemu::storage

@@ -1,1 +1,472 @@
-// placeholder: filled in by the First light work
+#include "storage/store.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <system_error>
+
+#include <glog/logging.h>
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/helpers/memenv.h>
+#include <leveldb/write_batch.h>
+
+#include "storage/catalog.h"
+#include "storage/coding.h"
+#include "storage/key_format.h"
+#include "storage/row_locks.h"
+#include "storage/table_sweeper.h"
+
+namespace hbemu::storage {
+namespace {
+
+constexpr size_t kMaxRowLength = 32767;               // HConstants.MAX_ROW_LENGTH
+constexpr size_t kMaxCellBytes = 10 * 1024 * 1024;    // hbase.client.keyvalue.maxsize
+constexpr char kFormatVersionKey[] = "format_version";
+constexpr char kClusterIdKey[] = "cluster_id";
+
+Status FromLevelDb(const leveldb::Status& s) {
+  if (s.ok()) return Status::OK();
+  if (s.IsCorruption()) return Status::Corruption(s.ToString());
+  return Status::IOError(s.ToString());
+}
+
+Status ValidateRow(std::string_view row) {
+  if (row.empty()) return Status::InvalidArgument("Row length is 0");
+  if (row.size() > kMaxRowLength) {
+    return Status::InvalidArgument("Row length " + std::to_string(row.size()) + " is > " +
+                                   std::to_string(kMaxRowLength));
+  }
+  return Status::OK();
+}
+
+Status NoSuchFamily(const TableDescriptor& table, std::string_view family) {
+  return Status::NoSuchColumnFamily("Column family " + std::string(family) +
+                                    " does not exist in region " + table.name.ToString() +
+                                    " in table '" + table.name.ToString() + "'");
+}
+
+std::string EncodeLong(int64_t v) {
+  std::string s;
+  PutFixed64BE(&s, static_cast<uint64_t>(v));
+  return s;
+}
+
+// Which version a "delete latest version" marker targets is the n-th newest visible one
+// (HBASE_SEMANTICS.md 2.2), so repeated deletes peel versions off one at a time.
+struct ColumnKey {
+  std::string_view family;
+  std::string_view qualifier;
+  bool operator==(const ColumnKey& o) const {
+    return family == o.family && qualifier == o.qualifier;
+  }
+};
+
+}  // namespace
+
+Store::Store(const StoreOptions& options)
+    : clock_(options.clock != nullptr ? options.clock : Clock::System()),
+      sync_writes_(options.sync_writes),
+      row_locks_(new RowLocks()) {}
+
+Store::~Store() {
+  if (sweeper_) sweeper_->Stop();
+  sweeper_.reset();
+  catalog_.reset();
+  db_.reset();
+}
+
+Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
+  std::unique_ptr<Store> store(new Store(options));
+  HBEMU_RETURN_IF_ERROR(store->OpenDb(options));
+  HBEMU_RETURN_IF_ERROR(store->LoadClusterId());
+  HBEMU_RETURN_IF_ERROR(Catalog::Open(store->db_.get(), store->clock_, &store->catalog_));
+  store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
+  store->sweeper_->Start();
+  *out = std::move(store);
+  return Status::OK();
+}
+
+Status Store::OpenDb(const StoreOptions& options) {
+  leveldb::Options db_options;
+  db_options.create_if_missing = true;
+  db_options.write_buffer_size = 16 << 20;
+  std::string path = options.path;
+  if (options.in_memory) {
+    mem_env_.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
+    db_options.env = mem_env_.get();
+    path = "/hbase-emulator-in-memory";
+  } else {
+    if (path.empty()) return Status::InvalidArgument("no data directory given");
+    std::error_code ec;
+    std::filesystem::create_directories(path, ec);
+    if (ec) return Status::IOError("cannot create data directory " + path + ": " + ec.message());
+  }
+  leveldb::DB* db = nullptr;
+  HBEMU_RETURN_IF_ERROR(FromLevelDb(leveldb::DB::Open(db_options, path, &db)));
+  db_.reset(db);
+
+  // The format version guards against opening data written in a layout we cannot read.
+  std::string stored;
+  const leveldb::Status s = db_->Get(leveldb::ReadOptions(), SystemKey(kFormatVersionKey), &stored);
+  if (s.IsNotFound()) {
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    it->SeekToFirst();
+    if (it->Valid()) {
+      return Status::Corruption("data directory " + path + " holds data without a format version");
+    }
+    std::string v;
+    PutFixed32BE(&v, kFormatVersion);
+    leveldb::WriteOptions sync;
+    sync.sync = true;
+    return FromLevelDb(db_->Put(sync, SystemKey(kFormatVersionKey), v));
+  }
+  HBEMU_RETURN_IF_ERROR(FromLevelDb(s));
+  if (stored.size() != 4 || DecodeFixed32BE(stored.data()) != kFormatVersion) {
+    return Status::Corruption("data directory " + path + " has storage format version " +
+                              (stored.size() == 4 ? std::to_string(DecodeFixed32BE(stored.data()))
+                                                  : std::string("?")) +
+                              "; this server reads version " + std::to_string(kFormatVersion));
+  }
+  return Status::OK();
+}
+
+Status Store::LoadClusterId() {
+  const leveldb::Status s = db_->Get(leveldb::ReadOptions(), SystemKey(kClusterIdKey), &cluster_id_);
+  if (!s.IsNotFound()) return FromLevelDb(s);
+  // A random (version 4) UUID, kept for the life of the data directory.
+  std::random_device rd;
+  std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd() ^ clock_->NowMillis());
+  uint64_t hi = gen(), lo = gen();
+  hi = (hi & ~0xf000ULL) | 0x4000ULL;
+  lo = (lo & ~(3ULL << 62)) | (2ULL << 62);
+  static const char kHex[] = "0123456789abcdef";
+  std::string id;
+  for (int i = 0; i < 32; ++i) {
+    const uint64_t word = i < 16 ? hi : lo;
+    id.push_back(kHex[(word >> (60 - 4 * (i % 16))) & 0xf]);
+    if (i == 7 || i == 11 || i == 15 || i == 19) id.push_back('-');
+  }
+  leveldb::WriteOptions sync;
+  sync.sync = true;
+  HBEMU_RETURN_IF_ERROR(FromLevelDb(db_->Put(sync, SystemKey(kClusterIdKey), id)));
+  cluster_id_ = id;
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------- namespaces and tables
+
+Status Store::CreateNamespace(std::string_view ns) { return catalog_->CreateNamespace(ns); }
+Status Store::DeleteNamespace(std::string_view ns) { return catalog_->DeleteNamespace(ns); }
+std::vector<std::string> Store::ListNamespaces() const { return catalog_->ListNamespaces(); }
+
+Status Store::CreateTable(std::string_view name, std::vector<FamilyDescriptor> families) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->CreateTable(parsed, std::move(families), nullptr);
+}
+
+Status Store::DeleteTable(std::string_view name) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  uint64_t id = 0;
+  HBEMU_RETURN_IF_ERROR(catalog_->DropTable(parsed, &id));
+  sweeper_->Wake();
+  return Status::OK();
+}
+
+Status Store::EnableTable(std::string_view name) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->SetEnabled(parsed, true);
+}
+
+Status Store::DisableTable(std::string_view name) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->SetEnabled(parsed, false);
+}
+
+Status Store::DescribeTable(std::string_view name,
+                            std::shared_ptr<const TableDescriptor>* out) const {
+  return FindTable(name, /*require_enabled=*/false, out);
+}
+
+std::vector<std::shared_ptr<const TableDescriptor>> Store::ListTables() const {
+  return catalog_->ListTables();
+}
+
+Status Store::CompactTable(std::string_view name) {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(name, false, &table));
+  const KeyRange range = TableCellRange(table->id);
+  const leveldb::Slice start(range.start), limit(range.limit);
+  db_->CompactRange(&start, &limit);
+  return Status::OK();
+}
+
+void Store::WaitForSweeps() { sweeper_->WaitIdle(); }
+
+Status Store::FindTable(std::string_view name, bool require_enabled,
+                        std::shared_ptr<const TableDescriptor>* out) const {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  HBEMU_RETURN_IF_ERROR(catalog_->Find(parsed, out));
+  if (require_enabled && !(*out)->enabled) {
+    return Status::TableNotEnabled(parsed.ToString() + " is disabled.");
+  }
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------- reads
+
+Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const {
+  if (spec.max_versions <= 0) return Status::IOError("versions must be positive");
+  if (spec.time_range.min < 0 || spec.time_range.max < 0) {
+    return Status::InvalidArgument("Timestamp cannot be negative. minStamp:" +
+                                   std::to_string(spec.time_range.min) +
+                                   ", maxStamp:" + std::to_string(spec.time_range.max));
+  }
+  if (spec.time_range.min > spec.time_range.max) {
+    return Status::IOError("maxStamp is smaller than minStamp");
+  }
+  for (const auto& [family, qualifiers] : spec.columns.families()) {
+    if (table.FindFamily(family) == nullptr) {
+      return NoSuchFamily(table, family);
+    }
+  }
+  return Status::OK();
+}
+
+Status Store::ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
+                              const ReadSpec& spec, int64_t now_ms, RowResult* result) const {
+  const std::string prefix = RowKeyPrefix(table.id, row);
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  it->Seek(prefix);
+  return ReadRow(it.get(), prefix, table, spec, now_ms, result);
+}
+
+Status Store::Get(std::string_view table_name, std::string_view row, const ReadSpec& spec,
+                  RowResult* result) const {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec));
+  result->cells.clear();
+  return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
+}
+
+Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,
+                          std::unique_ptr<Scanner>* out) const {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read));
+  if (spec.batch < 0) return Status::InvalidArgument("batch must not be negative");
+  *out = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis());
+  return Status::OK();
+}
+
+Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
+                         std::string_view family, std::string_view qualifier, int64_t now_ms,
+                         std::optional<Cell>* out) const {
+  ReadSpec spec;
+  spec.columns.AddColumn(std::string(family), std::string(qualifier));
+  RowResult result;
+  HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(table, row, spec, now_ms, &result));
+  out->reset();
+  if (!result.cells.empty()) *out = std::move(result.cells.front());
+  return Status::OK();
+}
+
+// ---------------------------------------------------------------- writes
+
+Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int64_t now_ms,
+                         int64_t min_put_ts, leveldb::WriteBatch* batch) const {
+  std::vector<std::pair<ColumnKey, int>> latest_version_deletes;
+  for (const ColumnMutation& c : m.mutations) {
+    if (c.type != MutationType::kDeleteRow && table.FindFamily(c.family) == nullptr) {
+      return NoSuchFamily(table, c.family);
+    }
+    if (c.timestamp < 0) {
+      return Status::InvalidArgument("Timestamp cannot be negative. ts=" +
+                                     std::to_string(c.timestamp));
+    }
+    const bool latest = c.timestamp == kLatestTimestamp;
+    int64_t ts = latest ? now_ms : c.timestamp;
+    switch (c.type) {
+      case MutationType::kPut: {
+        if (latest) ts = std::max(ts, min_put_ts);
+        if (m.row.size() + c.family.size() + c.qualifier.size() + c.value.size() > kMaxCellBytes) {
+          return Status::InvalidArgument("KeyValue size too large");
+        }
+        std::string value;
+        const int64_t expires = m.cell_ttl_ms > 0 ? ts + m.cell_ttl_ms : kNoExpiry;
+        EncodeCellValue(&value, c.value, expires);
+        batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kPut), value);
+        break;
+      }
+      case MutationType::kDeleteColumn:
+        batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kDeleteColumn), "");
+        break;
+      case MutationType::kDeleteVersion: {
+        if (latest) {
+          const ColumnKey key{c.family, c.qualifier};
+          auto it = std::find_if(latest_version_deletes.begin(), latest_version_deletes.end(),
+                                 [&](const auto& e) { return e.first == key; });
+          if (it == latest_version_deletes.end()) {
+            latest_version_deletes.push_back({key, 0});
+            it = latest_version_deletes.end() - 1;
+          }
+          const int nth = it->second++;
+          ReadSpec spec;
+          spec.columns.AddColumn(c.family, c.qualifier);
+          spec.max_versions = nth + 1;
+          RowResult existing;
+          HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(table, m.row, spec, now_ms, &existing));
+          if (static_cast<int>(existing.cells.size()) > nth) ts = existing.cells[nth].timestamp;
+        }
+        batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kDelete), "");
+        break;
+      }
+      case MutationType::kDeleteFamily:
+        // Family-level markers live under the empty qualifier, so a reader meets them before
+        // any other column of the family.
+        batch->Put(CellKey(table.id, m.row, c.family, "", ts, CellType::kDeleteFamily), "");
+        break;
+      case MutationType::kDeleteFamilyVersion:
+        if (latest) {
+          return Status::InvalidArgument("DeleteFamilyVersion needs an explicit timestamp");
+        }
+        batch->Put(CellKey(table.id, m.row, c.family, "", ts, CellType::kDeleteFamilyVersion), "");
+        break;
+      case MutationType::kDeleteRow:
+        for (const FamilyDescriptor& f : table.families) {
+          batch->Put(CellKey(table.id, m.row, f.name, "", ts, CellType::kDeleteFamily), "");
+        }
+        break;
+    }
+  }
+  return Status::OK();
+}
+
+Status Store::Write(leveldb::WriteBatch* batch) {
+  leveldb::WriteOptions options;
+  options.sync = sync_writes_;
+  return FromLevelDb(db_->Write(options, batch));
+}
+
+Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  HBEMU_RETURN_IF_ERROR(ValidateRow(mutation.row));
+  if (mutation.mutations.empty()) return Status::OK();
+  auto lock = row_locks_->Lock(table->id, mutation.row);
+  leveldb::WriteBatch batch;
+  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, mutation, clock_->NowMillis(), 0, &batch));
+  return Write(&batch);
+}
+
+Status Store::Increment(std::string_view table_name, std::string_view row,
+                        const std::vector<ColumnIncrement>& increments,
+                        std::vector<Cell>* result) {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  auto lock = row_locks_->Lock(table->id, row);
+  const int64_t now = clock_->NowMillis();
+  RowMutation m;
+  m.row = std::string(row);
+  result->clear();
+  for (const ColumnIncrement& inc : increments) {
+    if (table->FindFamily(inc.family) == nullptr) {
+      return NoSuchFamily(*table, inc.family);
+    }
+    std::optional<Cell> old;
+    HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, inc.family, inc.qualifier, now, &old));
+    uint64_t value = static_cast<uint64_t>(inc.amount);
+    int64_t ts = now;
+    if (old.has_value()) {
+      if (old->value.size() != 8) {
+        return Status::DoNotRetry("Field is not a long, it's " + std::to_string(old->value.size()) +
+                                  " bytes wide");
+      }
+      // Two's-complement wrap-around, as Java's long addition.
+      value += DecodeFixed64BE(old->value.data());
+      ts = std::max(now, old->timestamp + 1);
+    }
+    ColumnMutation put;
+    put.family = inc.family;
+    put.qualifier = inc.qualifier;
+    put.timestamp = ts;
+    put.value = EncodeLong(static_cast<int64_t>(value));
+    result->push_back(Cell{inc.family, inc.qualifier, ts, put.value});
+    m.mutations.push_back(std::move(put));
+  }
+  leveldb::WriteBatch batch;
+  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, m, now, 0, &batch));
+  return Write(&batch);
+}
+
+Status Store::Append(std::string_view table_name, std::string_view row,
+                     const std::vector<ColumnAppend>& appends, std::vector<Cell>* result) {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  auto lock = row_locks_->Lock(table->id, row);
+  const int64_t now = clock_->NowMillis();
+  RowMutation m;
+  m.row = std::string(row);
+  result->clear();
+  for (const ColumnAppend& app : appends) {
+    if (table->FindFamily(app.family) == nullptr) {
+      return NoSuchFamily(*table, app.family);
+    }
+    std::optional<Cell> old;
+    HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, app.family, app.qualifier, now, &old));
+    ColumnMutation put;
+    put.family = app.family;
+    put.qualifier = app.qualifier;
+    put.timestamp = old.has_value() ? std::max(now, old->timestamp + 1) : now;
+    put.value = old.has_value() ? old->value + app.value : app.value;
+    result->push_back(Cell{app.family, app.qualifier, put.timestamp, put.value});
+    m.mutations.push_back(std::move(put));
+  }
+  leveldb::WriteBatch batch;
+  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, m, now, 0, &batch));
+  return Write(&batch);
+}
+
+Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
+                             std::string_view family, std::string_view qualifier,
+                             const std::optional<std::string>& expected,
+                             const RowMutation& mutation, bool* applied) {
+  *applied = false;
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  if (mutation.row != row) {
+    return Status::InvalidArgument("Action's getRow must match the passed row");
+  }
+  if (table->FindFamily(family) == nullptr) {
+    return NoSuchFamily(*table, family);
+  }
+  auto lock = row_locks_->Lock(table->id, row);
+  const int64_t now = clock_->NowMillis();
+  std::optional<Cell> current;
+  HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, family, qualifier, now, &current));
+  // HRegion.checkAndMutate: an absent or empty expected value matches a missing cell and an
+  // empty one.
+  const bool expect_empty = !expected.has_value() || expected->empty();
+  const bool matches = expect_empty ? (!current.has_value() || current->value.empty())
+                                    : (current.has_value() && current->value == *expected);
+  if (!matches) return Status::OK();
+  leveldb::WriteBatch batch;
+  // A put must land after the cell it was checked against, even if that cell is future-dated.
+  const int64_t min_put_ts = current.has_value() ? current->timestamp : 0;
+  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, mutation, now, min_put_ts, &batch));
+  HBEMU_RETURN_IF_ERROR(Write(&batch));
+  *applied = true;
+  return Status::OK();
+}
+
+}  // namespace hbemu::storage

@@ -1,1 +1,105 @@
-// placeholder: filled in by the First light work
+#include "storage/table_sweeper.h"
+
+#include <memory>
+
+#include <glog/logging.h>
+#include <leveldb/db.h>
+#include <leveldb/write_batch.h>
+
+#include "storage/catalog.h"
+#include "storage/key_format.h"
+
+namespace hbemu::storage {
+namespace {
+constexpr int kKeysPerBatch = 1000;
+}
+
+TableSweeper::TableSweeper(leveldb::DB* db, Catalog* catalog) : db_(db), catalog_(catalog) {}
+
+TableSweeper::~TableSweeper() { Stop(); }
+
+void TableSweeper::Start() {
+  work_ = true;  // sweeps left over from before a restart
+  thread_ = std::thread([this] { Run(); });
+}
+
+void TableSweeper::Wake() {
+  std::lock_guard<std::mutex> lock(mu_);
+  work_ = true;
+  cv_.notify_all();
+}
+
+void TableSweeper::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void TableSweeper::WaitIdle() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return stop_ || (!work_ && !busy_); });
+}
+
+void TableSweeper::Run() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stop_ || work_; });
+      if (stop_) return;
+      work_ = false;
+      busy_ = true;
+    }
+    for (uint64_t id : catalog_->DroppedTables()) {
+      if (!SweepOne(id)) break;
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_ = false;
+    cv_.notify_all();
+  }
+}
+
+bool TableSweeper::SweepOne(uint64_t table_id) {
+  const KeyRange range = TableCellRange(table_id);
+  size_t deleted = 0;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) return false;
+    }
+    leveldb::WriteBatch batch;
+    int n = 0;
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    for (it->Seek(range.start); it->Valid() && it->key().compare(range.limit) < 0 &&
+                                n < kKeysPerBatch;
+         it->Next(), ++n) {
+      batch.Delete(it->key());
+    }
+    if (!it->status().ok()) {
+      LOG(ERROR) << "[table_sweeper] reading table " << table_id << ": " << it->status().ToString();
+      return false;
+    }
+    it.reset();
+    if (n == 0) break;
+    const leveldb::Status s = db_->Write(leveldb::WriteOptions(), &batch);
+    if (!s.ok()) {
+      LOG(ERROR) << "[table_sweeper] deleting cells of table " << table_id << ": " << s.ToString();
+      return false;
+    }
+    deleted += n;
+  }
+  const leveldb::Slice start(range.start), limit(range.limit);
+  db_->CompactRange(&start, &limit);
+  const Status s = catalog_->FinishDrop(table_id);
+  if (!s.ok()) {
+    LOG(ERROR) << "[table_sweeper] finishing drop of table " << table_id << ": " << s.ToString();
+    return false;
+  }
+  LOG(INFO) << "[table_sweeper] swept dropped table id " << table_id << " (" << deleted
+            << " cells)";
+  return true;
+}
+
+}  // namespace hbemu::storage

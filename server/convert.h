@@ -1,0 +1,45 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "Hbase_types.h"
+#include "storage/cell.h"
+#include "storage/read_spec.h"
+#include "storage/schema.h"
+#include "storage/status.h"
+
+namespace hbemu::server {
+
+// A Thrift1 column spec split at the first ':' (HBase CellUtil.parseColumn): "f" is the whole
+// family (no qualifier), "f:" the empty qualifier, "f:a:b" qualifier "a:b".
+struct ColumnSpec {
+  std::string family;
+  std::optional<std::string> qualifier;
+};
+ColumnSpec ParseColumn(std::string_view spec);
+
+// Adds Thrift1 column specs to a selection in order (Get.addFamily/addColumn semantics).
+void AddColumns(const std::vector<std::string>& specs, storage::ColumnSelection* selection);
+
+// "family:qualifier", as TRowResult keys and TColumn names spell a column.
+std::string ColumnName(const storage::Cell& cell);
+
+std::vector<thrift::TCell> ToTCells(const std::vector<storage::Cell>& cells);
+// A row as TRowResult: the `columns` map (newest version of each column) or, when
+// `sorted_columns`, the `sortedColumns` list in cell order.
+thrift::TRowResult ToTRowResult(storage::RowResult&& row, bool sorted_columns);
+
+// Thrift1 ColumnDescriptor -> family, with HBase's checks (HBase's codec names, bloom types,
+// positive versions). TTL <= 0 means forever.
+storage::Status ToFamilyDescriptor(const thrift::ColumnDescriptor& in,
+                                   storage::FamilyDescriptor* out);
+thrift::ColumnDescriptor ToColumnDescriptor(const storage::FamilyDescriptor& family);
+
+// HBase's per-mutation cell TTL attribute ("_ttl": 8-byte big-endian ms). 0 when absent.
+int64_t CellTtlFromAttributes(const std::map<std::string, std::string>& attributes);
+
+}  // namespace hbemu::server

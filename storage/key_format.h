@@ -1,0 +1,89 @@
+#pragma once
+
+// The one place that owns hbase-emulator's on-disk format. Everything lives in a single
+// LevelDB using the default bytewise comparator; every key starts with a one-byte keyspace
+// tag. Integers are big-endian; variable-length parts use enc() from coding.h (escaped,
+// terminated, order-preserving, prefix-free).
+//
+//   s + name                        -> system scalar: "format_version" (u32), "next_table_id" (u64)
+//   n + enc(namespace)              -> namespace record
+//   t + enc(namespace) + enc(table) -> table id (u64)              [name index]
+//   i + table_id(u64)               -> table record (schema.h)
+//   g + table_id(u64)               -> empty: table dropped, cells still to sweep
+//   r + table_id(u64) + enc(row) + enc(family) + enc(qualifier)
+//     + (UINT64_MAX - timestamp)(u64) + type(u8)
+//                                   -> cell value (EncodeCellValue), empty for markers
+//
+// Cell keys sort exactly as HBase orders cells: row, family, qualifier ascending (unsigned
+// bytes, empty first), timestamp descending, then delete markers before puts.
+//
+// Bump kFormatVersion on any incompatible change; Store::Open refuses a mismatch.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "storage/cell.h"
+
+namespace hbemu::storage {
+
+inline constexpr uint32_t kFormatVersion = 1;
+
+inline constexpr char kSystemTag = 's';
+inline constexpr char kNamespaceTag = 'n';
+inline constexpr char kTableNameTag = 't';
+inline constexpr char kTableInfoTag = 'i';
+inline constexpr char kDroppedTableTag = 'g';
+inline constexpr char kCellTag = 'r';
+
+std::string SystemKey(std::string_view name);
+std::string NamespaceKey(std::string_view ns);
+std::string NamespaceKeyPrefix();
+std::string TableNameKey(std::string_view ns, std::string_view table);
+std::string TableNamePrefix(std::string_view ns);  // all tables of one namespace
+std::string TableInfoKey(uint64_t table_id);
+std::string TableInfoPrefix();
+std::string DroppedTableKey(uint64_t table_id);
+std::string DroppedTablePrefix();
+
+// Half-open key range [start, limit) of LevelDB keys.
+struct KeyRange {
+  std::string start;
+  std::string limit;
+};
+
+// Every cell of a table.
+KeyRange TableCellRange(uint64_t table_id);
+// r + id + enc(row): every key of one row starts with this and no key of another row does.
+std::string RowKeyPrefix(uint64_t table_id, std::string_view row);
+// r + id + esc(prefix): every key of every row starting with `prefix` starts with this.
+std::string RowPrefixKeyPrefix(uint64_t table_id, std::string_view row_prefix);
+
+std::string CellKey(uint64_t table_id, std::string_view row, std::string_view family,
+                    std::string_view qualifier, int64_t timestamp, CellType type);
+
+// A decoded cell key. Parsing reuses the strings' capacity.
+struct ParsedCellKey {
+  uint64_t table_id = 0;
+  std::string row;
+  std::string family;
+  std::string qualifier;
+  int64_t timestamp = 0;
+  CellType type = CellType::kPut;
+};
+bool ParseCellKey(std::string_view key, ParsedCellKey* out);
+// Parses what follows the r + id + enc(row) prefix: family, qualifier, timestamp and type.
+// Leaves out->table_id and out->row untouched.
+bool ParseCellKeySuffix(std::string_view suffix, ParsedCellKey* out);
+
+// Length of the r + id + enc(row) part at the front of a cell key, or 0 if malformed.
+size_t RowKeyPrefixLength(std::string_view key);
+
+// Cell values start with a tag byte so per-cell attributes can ride along with the value.
+//   0x00 + value                              plain value
+//   0x01 + expires_at_ms(u64) + value         value with a cell TTL (HBase "_ttl")
+inline constexpr int64_t kNoExpiry = INT64_MAX;
+void EncodeCellValue(std::string* dst, std::string_view value, int64_t expires_at_ms);
+bool DecodeCellValue(std::string_view stored, std::string_view* value, int64_t* expires_at_ms);
+
+}  // namespace hbemu::storage

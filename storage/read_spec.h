@@ -1,0 +1,60 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace hbemu::storage {
+
+// Which columns a read returns. Built with HBase's Get/Scan addFamily/addColumn rules, which
+// depend on order: a family after a column of it widens to the whole family; a column after
+// its family narrows to that column (and further columns extend the set).
+class ColumnSelection {
+ public:
+  void AddFamily(const std::string& family) { families_[family] = std::nullopt; }
+  void AddColumn(const std::string& family, const std::string& qualifier) {
+    auto& entry = families_[family];
+    if (!entry.has_value()) entry.emplace();
+    entry->insert(qualifier);
+  }
+  // No family named: every column of the table.
+  bool all() const { return families_.empty(); }
+  // family -> nullopt for "whole family", or the selected qualifiers.
+  const std::map<std::string, std::optional<std::set<std::string>>>& families() const {
+    return families_;
+  }
+
+ private:
+  std::map<std::string, std::optional<std::set<std::string>>> families_;
+};
+
+// Half-open [min, max) in cell timestamps. The default covers all time.
+struct TimeRange {
+  int64_t min = 0;
+  int64_t max = std::numeric_limits<int64_t>::max();
+};
+
+// What one Get or Scan asks for, beyond the rows.
+struct ReadSpec {
+  ColumnSelection columns;
+  TimeRange time_range;
+  int32_t max_versions = 1;  // capped by each family's VERSIONS
+};
+
+// A scan over a row range. Forward: start <= row < stop. Reversed: stop < row <= start.
+// An empty start or stop means unbounded on that side.
+struct ScanSpec {
+  std::string start_row;
+  std::string stop_row;
+  // When set, only rows beginning with this prefix (and the scan ends after them).
+  std::optional<std::string> row_prefix;
+  bool reversed = false;
+  ReadSpec read;
+  // Maximum cells per RowResult; a wider row comes back in several pieces. 0 = no limit.
+  int32_t batch = 0;
+};
+
+}  // namespace hbemu::storage

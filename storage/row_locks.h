@@ -1,0 +1,24 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string_view>
+
+namespace hbemu::storage {
+
+// Striped row locks: every mutation and read-modify-write of a row holds its stripe, so
+// increments, appends and check-and-put are atomic per row as in HBase. Rows that share a
+// stripe merely serialise. Thread-safe.
+class RowLocks {
+ public:
+  explicit RowLocks(size_t stripes = 1024);
+  std::unique_lock<std::mutex> Lock(uint64_t table_id, std::string_view row);
+
+ private:
+  const size_t stripes_;
+  std::unique_ptr<std::mutex[]> mutexes_;
+};
+
+}  // namespace hbemu::storage

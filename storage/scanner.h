@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/cell.h"
+#include "storage/read_spec.h"
+#include "storage/schema.h"
+#include "storage/status.h"
+
+namespace leveldb {
+class DB;
+class Iterator;
+class Snapshot;
+}  // namespace leveldb
+
+namespace hbemu::storage {
+
+// Reads the visible cells of the row whose keys start with `row_key_prefix`, starting at the
+// iterator's position (the row's first key) and leaving it just past the row. result->row is
+// set even when no cell is visible.
+Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
+               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
+               RowResult* result);
+
+// An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
+// Rows with no visible cells are skipped. Created by Store::OpenScanner.
+//
+// Not thread-safe: one caller at a time (the server's scanner registry serialises calls).
+class Scanner {
+ public:
+  Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
+          int64_t now_ms);
+  ~Scanner();
+  Scanner(const Scanner&) = delete;
+  Scanner& operator=(const Scanner&) = delete;
+
+  // Appends up to `max_results` results to *out. Fewer (possibly none) means the scan is
+  // exhausted; later calls return none.
+  Status Next(size_t max_results, std::vector<RowResult>* out);
+
+ private:
+  // Loads the next row with visible cells into pending_. False when the scan is exhausted.
+  bool FetchRow(Status* status);
+  bool FetchRowForward(Status* status);
+  bool FetchRowReverse(Status* status);
+
+  leveldb::DB* const db_;
+  const std::shared_ptr<const TableDescriptor> table_;
+  const ScanSpec spec_;
+  const int64_t now_ms_;
+  const leveldb::Snapshot* snapshot_;
+  std::unique_ptr<leveldb::Iterator> it_;
+  std::string lower_;  // inclusive key bound
+  std::string upper_;  // exclusive key bound
+  bool started_ = false;
+  bool exhausted_ = false;
+  std::string last_row_prefix_;  // reverse scans resume before this row
+  RowResult pending_;            // a row fetched but not yet fully returned (batching)
+  size_t pending_pos_ = 0;
+};
+
+}  // namespace hbemu::storage

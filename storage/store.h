@@ -1,0 +1,153 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/cell.h"
+#include "storage/clock.h"
+#include "storage/read_spec.h"
+#include "storage/scanner.h"
+#include "storage/schema.h"
+#include "storage/status.h"
+
+namespace leveldb {
+class DB;
+class Env;
+class Iterator;
+class WriteBatch;
+}  // namespace leveldb
+
+namespace hbemu::storage {
+
+class Catalog;
+class RowLocks;
+class TableSweeper;
+
+struct StoreOptions {
+  std::string path;            // data directory; created if missing (ignored in memory)
+  bool in_memory = false;      // LevelDB's in-memory Env: nothing touches the disk
+  Clock* clock = nullptr;      // nullptr: the system clock
+  bool sync_writes = false;    // fsync every data write (DDL is always synced)
+};
+
+// One change to one row. Timestamps left at kLatestTimestamp get the server clock, the same
+// reading for every part of one RowMutation (HBase gives one batch one "now").
+enum class MutationType {
+  kPut,                  // value at (family, qualifier, timestamp)
+  kDeleteColumn,         // all versions of the column with ts <= timestamp
+  kDeleteVersion,        // the version at exactly timestamp; latest: the newest visible one
+  kDeleteFamily,         // the whole family, ts <= timestamp
+  kDeleteFamilyVersion,  // every column of the family at exactly timestamp (ts required)
+  kDeleteRow,            // every family of the row, ts <= timestamp
+};
+
+struct ColumnMutation {
+  MutationType type = MutationType::kPut;
+  std::string family;
+  std::string qualifier;
+  int64_t timestamp = kLatestTimestamp;
+  std::string value;
+};
+
+struct RowMutation {
+  std::string row;
+  std::vector<ColumnMutation> mutations;
+  // HBase's per-mutation "_ttl" attribute, in ms; 0 for none. Applies to the puts.
+  int64_t cell_ttl_ms = 0;
+};
+
+struct ColumnIncrement {
+  std::string family;
+  std::string qualifier;
+  int64_t amount = 0;
+};
+
+struct ColumnAppend {
+  std::string family;
+  std::string qualifier;
+  std::string value;
+};
+
+// The storage facade the server talks to: catalog operations and row reads and writes with
+// HBase's semantics. Each row mutation is one atomic WriteBatch under that row's lock; reads
+// and scanners see a consistent snapshot. Thread-safe.
+class Store {
+ public:
+  static Status Open(const StoreOptions& options, std::unique_ptr<Store>* out);
+  ~Store();  // stops background work and closes LevelDB
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // ---- Namespaces and tables. Table names are "t" or "ns:t".
+  Status CreateNamespace(std::string_view ns);
+  Status DeleteNamespace(std::string_view ns);
+  std::vector<std::string> ListNamespaces() const;
+  Status CreateTable(std::string_view name, std::vector<FamilyDescriptor> families);
+  Status DeleteTable(std::string_view name);  // REQUIRES: disabled
+  Status EnableTable(std::string_view name);
+  Status DisableTable(std::string_view name);
+  // Works on disabled tables too.
+  Status DescribeTable(std::string_view name, std::shared_ptr<const TableDescriptor>* out) const;
+  std::vector<std::shared_ptr<const TableDescriptor>> ListTables() const;
+  // Asks LevelDB to compact the table's key range.
+  Status CompactTable(std::string_view name);
+
+  // ---- Data. All need an existing, enabled table.
+  Status Mutate(std::string_view table, const RowMutation& mutation);
+  // result->cells is empty when nothing is visible.
+  Status Get(std::string_view table, std::string_view row, const ReadSpec& spec,
+             RowResult* result) const;
+  Status OpenScanner(std::string_view table, const ScanSpec& spec,
+                     std::unique_ptr<Scanner>* out) const;
+  // Adds to 8-byte big-endian counters (a missing cell counts as 0). *result gets the new
+  // cells, in request order.
+  Status Increment(std::string_view table, std::string_view row,
+                   const std::vector<ColumnIncrement>& increments, std::vector<Cell>* result);
+  // Appends bytes to cells (a missing cell counts as empty). *result gets the new cells.
+  Status Append(std::string_view table, std::string_view row,
+                const std::vector<ColumnAppend>& appends, std::vector<Cell>* result);
+  // Applies `mutation` (to the same row) only if the newest visible value of family:qualifier
+  // matches: `expected` nullopt or empty means "absent or empty", otherwise equal bytes.
+  Status CheckAndMutate(std::string_view table, std::string_view row, std::string_view family,
+                        std::string_view qualifier, const std::optional<std::string>& expected,
+                        const RowMutation& mutation, bool* applied);
+
+  // A UUID made when the data directory was created: HBase's cluster id.
+  const std::string& cluster_id() const { return cluster_id_; }
+
+  // Test hook: waits until dropped tables are swept.
+  void WaitForSweeps();
+  Clock* clock() const { return clock_; }
+
+ private:
+  explicit Store(const StoreOptions& options);
+  Status OpenDb(const StoreOptions& options);
+  Status LoadClusterId();
+  Status FindTable(std::string_view name, bool require_enabled,
+                   std::shared_ptr<const TableDescriptor>* out) const;
+  Status CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const;
+  Status ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
+                         const ReadSpec& spec, int64_t now_ms, RowResult* result) const;
+  // Newest visible cell of one column, or nullopt.
+  Status ReadNewest(const TableDescriptor& table, std::string_view row, std::string_view family,
+                    std::string_view qualifier, int64_t now_ms, std::optional<Cell>* out) const;
+  // Turns a validated row mutation into LevelDB writes. REQUIRES: the row lock is held.
+  Status BuildBatch(const TableDescriptor& table, const RowMutation& mutation, int64_t now_ms,
+                    int64_t min_put_ts, leveldb::WriteBatch* batch) const;
+  Status Write(leveldb::WriteBatch* batch);
+
+  Clock* clock_;
+  bool sync_writes_;
+  std::string cluster_id_;
+  std::unique_ptr<leveldb::Env> mem_env_;
+  std::unique_ptr<leveldb::DB> db_;
+  std::unique_ptr<Catalog> catalog_;
+  std::unique_ptr<RowLocks> row_locks_;
+  std::unique_ptr<TableSweeper> sweeper_;
+};
+
+}  // namespace hbemu::storage

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/cell.h"
+#include "storage/read_spec.h"
+#include "storage/schema.h"
+
+namespace hbemu::storage {
+
+// Decides which stored cells of one row a read sees, in a single pass over the row's cells in
+// key order (family, qualifier, newest first, markers before puts). This is the one home of
+// HBase's read rules (HBASE_SEMANTICS.md 1.6, 2, 3): delete markers of all four types mask
+// covered puts whatever their write order; versions are counted after deletes and capped at
+// min(request, family VERSIONS); the time range applies before counting; family TTL hides
+// expired versions beyond MIN_VERSIONS; a cell TTL always hides.
+//
+// Not thread-safe; one instance per row read.
+class RowVisibility {
+ public:
+  // `table` and `spec` must outlive this object. `now_ms` is the read's clock reading.
+  RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms);
+
+  // Feeds the next stored cell of the row. Appends it to *out when the read sees it.
+  void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
+           std::string_view stored_value, std::vector<Cell>* out);
+
+ private:
+  void EnterFamily(std::string_view family);
+  void EnterColumn(std::string_view qualifier);
+  bool MarkerApplies(int64_t marker_ts) const;
+  static bool Contains(const std::vector<int64_t>& v, int64_t ts);
+
+  const TableDescriptor* const table_;
+  const ReadSpec* const spec_;
+  const int64_t now_ms_;
+
+  // Current family.
+  bool in_family_ = false;
+  std::string family_;
+  const FamilyDescriptor* family_desc_ = nullptr;  // nullptr: not in the schema, ignore
+  const std::set<std::string>* selected_qualifiers_ = nullptr;  // nullptr: whole family
+  bool family_selected_ = false;
+  int32_t max_versions_ = 1;
+  int64_t oldest_unexpired_ts_ = 0;      // family TTL horizon
+  int64_t delete_family_ts_ = -1;        // newest DeleteFamily marker seen
+  std::vector<int64_t> family_version_deletes_;
+
+  // Current column.
+  bool in_column_ = false;
+  std::string qualifier_;
+  bool column_selected_ = false;
+  bool column_done_ = false;
+  int32_t versions_seen_ = 0;
+  int64_t delete_column_ts_ = -1;        // newest DeleteColumn marker seen
+  std::vector<int64_t> version_deletes_;
+};
+
+}  // namespace hbemu::storage
