@@ -48,7 +48,7 @@ void ThrowIfError(const Status& status, InvalidArgumentAs invalid_argument) {
         e.__isset.message = true;
         throw e;
       }
-      throw ApplicationError{status.ToString()};
+      throw ApplicationError(status.ToString());
     case Status::Code::kTableExists: {
       thrift::AlreadyExists e;
       e.message = "table name already in use";

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "storage/status.h"
@@ -19,11 +20,11 @@ enum class InvalidArgumentAs {
 };
 
 // Thrown for failures HBase reports as TApplicationException(INTERNAL_ERROR, "Internal error
-// processing <method>"). Deliberately not a std::exception: the generated processor's
-// catch-all would turn it into an UNKNOWN-type exception; HbaseDispatcher catches it instead
-// and writes HBase's type and text.
-struct ApplicationError {
-  std::string detail;  // logged only; the client sees HBase's generic text
+// processing <method>"): an undeclared exception, which ThriftServer rewrites to exactly that.
+// `what()` is logged on the server only.
+class ApplicationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Java class name of the exception HBase raises for this status (for messages and tests).

@@ -334,7 +334,7 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
         c.qualifier = column.qualifier.value_or("");
         del.mutations.push_back(std::move(c));
       } else {
-        if (!column.qualifier) throw ApplicationError{"Invalid famAndQf provided."};
+        if (!column.qualifier) throw ApplicationError("Invalid famAndQf provided.");
         c.qualifier = std::move(*column.qualifier);
         c.value = m.value;
         put.mutations.push_back(std::move(c));
@@ -409,10 +409,10 @@ void HbaseHandler::deleteAllRowTs(const std::string& tableName, const std::strin
 
 void HbaseHandler::increment(const thrift::TIncrement& inc) {
   if (inc.table.empty() || inc.row.empty()) {
-    throw ApplicationError{"Must supply a table and a row key; can't increment"};
+    throw ApplicationError("Must supply a table and a row key; can't increment");
   }
   ColumnSpec c = ParseColumn(inc.column);
-  if (!c.qualifier) throw ApplicationError{"increment needs family:qualifier, got " + inc.column};
+  if (!c.qualifier) throw ApplicationError("increment needs family:qualifier, got " + inc.column);
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Increment(inc.table, inc.row, {{c.family, *c.qualifier, inc.ammount}},
                                  &result));
@@ -424,15 +424,15 @@ void HbaseHandler::incrementRows(const std::vector<thrift::TIncrement>& incremen
 
 void HbaseHandler::append(std::vector<thrift::TCell>& _return, const thrift::TAppend& app) {
   if (app.table.empty() || app.row.empty()) {
-    throw ApplicationError{"Must supply a table and a row key; can't append"};
+    throw ApplicationError("Must supply a table and a row key; can't append");
   }
   if (app.columns.size() != app.values.size()) {
-    throw ApplicationError{"Sizes of columns and values in tappend object are not matching"};
+    throw ApplicationError("Sizes of columns and values in tappend object are not matching");
   }
   std::vector<storage::ColumnAppend> appends;
   for (size_t i = 0; i < app.columns.size(); ++i) {
     ColumnSpec c = ParseColumn(app.columns[i]);
-    if (!c.qualifier) throw ApplicationError{"append needs family:qualifier"};
+    if (!c.qualifier) throw ApplicationError("append needs family:qualifier");
     appends.push_back({c.family, *c.qualifier, app.values[i]});
   }
   std::vector<storage::Cell> result;
@@ -448,7 +448,7 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
   ColumnSpec check = ParseColumn(column);
   ColumnSpec target = ParseColumn(mput.column);
   if (!check.qualifier || !target.qualifier) {
-    throw ApplicationError{"checkAndPut needs family:qualifier columns"};
+    throw ApplicationError("checkAndPut needs family:qualifier columns");
   }
   // mput.isDelete is ignored: HBase always builds a Put here.
   ColumnMutation put;
@@ -555,7 +555,7 @@ void HbaseHandler::scannerGet(std::vector<thrift::TRowResult>& _return, int32_t 
 
 void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int32_t id,
                                   int32_t nbRows) {
-  if (nbRows < 0) throw ApplicationError{"nbRows must not be negative"};
+  if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
     thrift::IllegalArgument e;

@@ -15,7 +15,6 @@ namespace hbemu::server {
 namespace {
 
 using apache::thrift::TConfiguration;
-using apache::thrift::TException;
 using apache::thrift::protocol::TProtocolException;
 using apache::thrift::transport::TTransportException;
 

@@ -349,8 +349,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return nullptr;  // not ours to judge; send it as the processor wrote it
     }
     if (original.getType() != TApplicationException::UNKNOWN) return nullptr;
-    LOG(ERROR) << "[thrift_server] " << method << " from " << peer_
-               << " failed with an undeclared exception: " << original.what();
+    // Mostly bad client input (HBase answers it the same way), so not an ERROR.
+    LOG(WARNING) << "[thrift_server] " << method << " from " << peer_
+                 << " failed with an undeclared exception: " << original.what();
     auto out = NewReplyBuffer();
     auto protocol = MakeProtocol(format_.protocol, out);
     TApplicationException mapped(TApplicationException::INTERNAL_ERROR,

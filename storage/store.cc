@@ -300,7 +300,13 @@ Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int
           return Status::InvalidArgument("KeyValue size too large");
         }
         std::string value;
-        const int64_t expires = m.cell_ttl_ms > 0 ? ts + m.cell_ttl_ms : kNoExpiry;
+        // HBase compares ts + ttl in Java longs, which wrap on overflow (a huge ts plus a TTL
+        // reads as already expired). Adding as unsigned gives the same wrapped value without
+        // signed-overflow UB (found by UBSan via TtlStoreTest.CellTtlOverflowWrapsAsInHBase).
+        const int64_t expires =
+            m.cell_ttl_ms > 0 ? static_cast<int64_t>(static_cast<uint64_t>(ts) +
+                                                     static_cast<uint64_t>(m.cell_ttl_ms))
+                              : kNoExpiry;
         EncodeCellValue(&value, c.value, expires);
         batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kPut), value);
         break;

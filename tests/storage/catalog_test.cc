@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -270,6 +272,44 @@ TEST_F(CatalogTest, RecreatedTableSeesNoOldCells) {
   EXPECT_TRUE(rows.empty());
 }
 
+TEST_F(CatalogTest, SweepingADroppedTableLeavesNeighbouringTablesIntact) {
+  // Table ids are adjacent, so the sweep range of one ends exactly where the next begins.
+  for (const char* name : {"t1", "t2", "t3"}) {
+    ASSERT_OK(store_->CreateTable(name, {Family("f")}));
+    for (const std::string& row : {"\x00"s, "r"s, "\xff\xff"s}) {
+      ASSERT_OK(store_->Mutate(name, Row(row, {PutOp("f", "q", 1, name)})));
+    }
+  }
+  ASSERT_OK(store_->DisableTable("t2"));
+  ASSERT_OK(store_->DeleteTable("t2"));
+  store_->WaitForSweeps();
+  for (const char* name : {"t1", "t3"}) {
+    std::unique_ptr<Scanner> scanner;
+    ASSERT_OK(store_->OpenScanner(name, ScanSpec(), &scanner));
+    std::vector<RowResult> rows;
+    ASSERT_OK(scanner->Next(10, &rows));
+    ASSERT_EQ(rows.size(), 3u) << name;
+    for (const auto& r : rows) EXPECT_EQ(r.cells[0].value, name);
+  }
+}
+
+TEST_F(CatalogTest, ConcurrentCreatesGetDistinctIds) {
+  constexpr int kThreads = 8, kPerThread = 10;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([this, i] {
+      for (int j = 0; j < kPerThread; ++j) {
+        EXPECT_OK(store_->CreateTable("t" + std::to_string(i) + "_" + std::to_string(j),
+                                      {Family("f")}));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::set<uint64_t> ids;
+  for (const auto& t : store_->ListTables()) ids.insert(t->id);
+  EXPECT_EQ(ids.size(), static_cast<size_t>(kThreads * kPerThread));
+}
+
 // ---- On-disk stores: persistence, sweeping and the format check.
 
 class CatalogDiskTest : public ::testing::Test {
@@ -355,6 +395,16 @@ TEST_F(CatalogDiskTest, CatalogSurvivesReopen) {
   EXPECT_CODE(kTableNotEnabled, store_->Get("ns1:t2", "r", ReadSpec(), &result));
   EXPECT_CODE(kTableExists, store_->CreateTable("t1", {Family("a")}));
   EXPECT_CODE(kNamespaceExists, store_->CreateNamespace("ns1"));
+}
+
+TEST_F(CatalogDiskTest, DeletedNamespaceStaysDeletedAfterReopen) {
+  ASSERT_OK(Open());
+  ASSERT_OK(store_->CreateNamespace("gone"));
+  ASSERT_OK(store_->CreateNamespace("kept"));
+  ASSERT_OK(store_->DeleteNamespace("gone"));
+  Close();
+  ASSERT_OK(Open());
+  EXPECT_EQ(store_->ListNamespaces(), (std::vector<std::string>{"default", "hbase", "kept"}));
 }
 
 TEST_F(CatalogDiskTest, DroppedTableIdIsNeverReusedAndItsCellsAreSwept) {

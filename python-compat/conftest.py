@@ -1,0 +1,174 @@
+"""Fixtures for the compatibility suite.
+
+* `hbase_endpoint` (session): the server every test talks to. By default the built binary
+  (HBASE_EMULATOR_BIN, else build/hbase-emulator) started with `--in-memory --port 0`; with
+  HBASE_THRIFT_TARGET=host:port no server is started and that endpoint (e.g. a real HBase Thrift
+  server) is used instead.
+* `server_factory`: starts extra emulators (own --data-dir / flags) and stops them at teardown;
+  tests that use it skip themselves when HBASE_THRIFT_TARGET is set.
+* `connection` (happybase), `raw_client` (Apache Thrift, generated `hbase.Hbase.Client`),
+  `hb_table` / `raw_table` factories that create uniquely named tables and drop them afterwards.
+"""
+
+import collections
+
+import pytest
+
+import hbcompat
+
+# The generated `hbase` package must be importable before the test modules are collected.
+hbcompat.ensure_generated_hbase_module()
+
+Endpoint = collections.namedtuple("Endpoint", "host port managed")
+
+
+_session_servers = []
+
+
+_died_during = []
+
+
+@pytest.fixture(autouse=True)
+def _session_server_must_survive_each_test(request):
+    """Names the test during which the shared server died, and fails later tests fast with that
+    name instead of a bare 'connection refused'."""
+    if _died_during:
+        pytest.fail("the session hbase-emulator died earlier, during %s" % _died_during[0],
+                    pytrace=False)
+    alive_before = [s for s in _session_servers if s.alive()]
+    yield
+    for server in alive_before:
+        if not server.alive():
+            _died_during.append(request.node.nodeid)
+            pytest.fail("the session hbase-emulator died during this test (exit code %s); stderr tail:\n%s"
+                        % (server.proc.returncode, server.stderr_text()), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def hbase_endpoint():
+    target = hbcompat.external_target()
+    if target is not None:
+        yield Endpoint(target[0], target[1], False)
+        return
+    server = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"])
+    server.start()
+    _session_servers.append(server)
+    try:
+        yield Endpoint(server.host, server.port, True)
+    finally:
+        _session_servers.remove(server)
+        rc = server.stop()
+        # A crash during the session shows up here rather than as a puzzling client error.
+        if rc not in (0, None):
+            print("\nsession hbase-emulator exited with %s; stderr tail:\n%s" % (rc, server.stderr_text()))
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    """start(data_dir=None, flags=()) -> a ready EmulatorProcess; all are stopped at teardown.
+
+    Without data_dir the server runs --in-memory. `--port 0` is always added.
+    """
+    if hbcompat.external_target() is not None:
+        pytest.skip(hbcompat.RESTART_SKIP_REASON)
+    started = []
+
+    def start(data_dir=None, flags=()):
+        args = ["--port", "0"]
+        if data_dir is None:
+            args.append("--in-memory")
+        else:
+            args += ["--data-dir", str(data_dir)]
+        args += list(flags)
+        server = hbcompat.EmulatorProcess(args)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def connection(hbase_endpoint):
+    import happybase
+
+    conn = happybase.Connection(hbase_endpoint.host, hbase_endpoint.port,
+                                timeout=hbcompat.CLIENT_TIMEOUT_MS)
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def raw_client(hbase_endpoint):
+    from hbase import Hbase
+
+    client, transport = hbcompat.open_raw_client(hbase_endpoint.host, hbase_endpoint.port, Hbase)
+    yield client
+    transport.close()
+
+
+def _drop_tables(endpoint, names):
+    """Best-effort cleanup over a fresh connection (the test's own may be broken)."""
+    if not names:
+        return
+    from hbase import Hbase
+
+    try:
+        client, transport = hbcompat.open_raw_client(endpoint.host, endpoint.port, Hbase)
+    except Exception:
+        return
+    try:
+        for name in names:
+            try:
+                if client.isTableEnabled(name):
+                    client.disableTable(name)
+            except Exception:
+                pass
+            try:
+                client.deleteTable(name)
+            except Exception:
+                pass
+    finally:
+        transport.close()
+
+
+DEFAULT_HB_FAMILIES = {
+    "cf1": {"max_versions": 10},
+    "cf2": {},
+    "cf3": {"max_versions": 1},
+}
+
+
+@pytest.fixture
+def hb_table(connection, hbase_endpoint):
+    """make(families=None, tag='t') -> happybase Table on a fresh uniquely named table."""
+    created = []
+
+    def make(families=None, tag="t"):
+        name = hbcompat.unique_table_name(tag)
+        connection.create_table(name, families or DEFAULT_HB_FAMILIES)
+        created.append(name.encode())
+        return connection.table(name)
+
+    yield make
+    _drop_tables(hbase_endpoint, created)
+
+
+@pytest.fixture
+def raw_table(raw_client, hbase_endpoint):
+    """make(families=('f',), tag='t', **descriptor_fields) -> table name (bytes), created with
+    Thrift1 `createTable` and IDL-default ColumnDescriptors (maxVersions 3)."""
+    from hbase.ttypes import ColumnDescriptor
+
+    created = []
+
+    def make(families=("f",), tag="t", **fields):
+        name = hbcompat.unique_table_name(tag).encode()
+        descs = [ColumnDescriptor(name=f.encode() + b":", **fields) for f in families]
+        raw_client.createTable(name, descs)
+        created.append(name)
+        return name
+
+    yield make
+    _drop_tables(hbase_endpoint, created)

@@ -1,0 +1,214 @@
+"""Shared helpers for the Python compatibility suite (imported by conftest.py and the tests).
+
+Nothing here talks to a specific server: it starts/stops the emulator binary, generates Python
+code from Thrift IDL files, and opens raw Apache Thrift clients.
+"""
+
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+IDL = REPO / "thrift" / "Hbase.thrift"
+
+READY_RE = re.compile(r"^hbase-emulator ready on (?P<host>[^\s:]+|\[[^\]]+\]):(?P<port>\d+)\s*$")
+READY_TIMEOUT_S = 10.0
+STOP_TIMEOUT_S = 15.0
+# Socket timeout for every client the suite opens, so a hung server fails a test instead of the run.
+CLIENT_TIMEOUT_MS = 30000
+
+
+def emulator_bin():
+    return Path(os.environ.get("HBASE_EMULATOR_BIN") or REPO / "build" / "hbase-emulator")
+
+
+def external_target():
+    """(host, port) from HBASE_THRIFT_TARGET=host:port, or None when the suite runs its own server."""
+    target = os.environ.get("HBASE_THRIFT_TARGET", "").strip()
+    if not target:
+        return None
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError("HBASE_THRIFT_TARGET must look like host:port, got %r" % target)
+    return host.strip("[]"), int(port)
+
+
+RESTART_SKIP_REASON = ("needs to start and restart its own hbase-emulator; "
+                       "HBASE_THRIFT_TARGET points the suite at an external server")
+
+
+def unique_table_name(tag="t"):
+    """A table name that is legal in HBase and unique per call (tests never share tables)."""
+    return "hbc_%s_%s" % (tag, uuid.uuid4().hex[:12])
+
+
+class EmulatorProcess:
+    """One hbase-emulator process: started with --port 0, ready once it prints its readiness line."""
+
+    def __init__(self, args, binary=None, ready_timeout=READY_TIMEOUT_S):
+        self.binary = Path(binary or emulator_bin())
+        self.args = [str(a) for a in args]
+        self.ready_timeout = ready_timeout
+        self.proc = None
+        self.host = None
+        self.port = None
+        self.returncode = None
+        self._stderr_file = None
+        self._lines = queue.Queue()
+
+    @property
+    def argv(self):
+        return [str(self.binary)] + self.args
+
+    def stderr_text(self, limit=6000):
+        if self._stderr_file is None:
+            return ""
+        try:
+            with open(self._stderr_file.name, "rb") as f:
+                data = f.read()
+        except OSError:
+            return ""
+        text = data.decode("utf-8", "replace")
+        return text if len(text) <= limit else "...\n" + text[-limit:]
+
+    def _pump_stdout(self):
+        # Reads stdout for the whole life of the process so the server never blocks on a full pipe.
+        for raw in iter(self.proc.stdout.readline, b""):
+            self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self._lines.put(None)
+
+    def start(self):
+        if not self.binary.is_file():
+            raise RuntimeError("hbase-emulator binary not found at %s (set HBASE_EMULATOR_BIN or build it)"
+                               % self.binary)
+        self._stderr_file = tempfile.NamedTemporaryFile(prefix="hbase-emulator-", suffix=".stderr",
+                                                        delete=False)
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=self._stderr_file)
+        threading.Thread(target=self._pump_stdout, name="emulator-stdout", daemon=True).start()
+        deadline = time.monotonic() + self.ready_timeout
+        seen = []
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._fail("no readiness line within %.0f s" % self.ready_timeout, seen)
+            try:
+                line = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                try:
+                    self.proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    pass
+                self._fail("stdout closed before the readiness line (exit code %s)" % self.proc.poll(), seen)
+            seen.append(line)
+            m = READY_RE.match(line)
+            if m:
+                self.host = m.group("host").strip("[]")
+                self.port = int(m.group("port"))
+                return self
+
+    def _fail(self, why, seen):
+        self.kill()
+        raise RuntimeError(
+            "hbase-emulator did not become ready: %s\n  command: %s\n  stdout so far: %r\n"
+            "  stderr (%s):\n%s" % (why, " ".join(self.argv), seen[-10:],
+                                   self._stderr_file.name, self.stderr_text()))
+
+    def stop(self, timeout=STOP_TIMEOUT_S):
+        """SIGTERM, wait, then SIGKILL. Returns the exit code (negative if killed by a signal)."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.returncode = self.proc.returncode
+        if self.returncode == 0:
+            self.discard_log()
+        return self.returncode
+
+    def discard_log(self):
+        """Stderr is kept in a temp file only while it may explain a failure."""
+        if self._stderr_file is not None:
+            self._stderr_file.close()
+            try:
+                os.unlink(self._stderr_file.name)
+            except OSError:
+                pass
+
+    def kill(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc is not None:
+            self.returncode = self.proc.returncode
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+
+def generate_thrift_py(idl_path, out_dir):
+    """Runs `thrift --gen py` for idl_path into out_dir (created if needed); returns out_dir."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cmd = [os.environ.get("THRIFT", "thrift"), "--gen", "py", "-out", str(out_dir), str(idl_path)]
+    try:
+        subprocess.run(cmd, check=True, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise RuntimeError("the Thrift compiler (`thrift`) is not on PATH; install thrift-compiler")
+    except subprocess.CalledProcessError as e:
+        raise RuntimeError("%s failed:\n%s%s" % (" ".join(cmd), e.stdout, e.stderr))
+    return out_dir
+
+
+def ensure_generated_hbase_module():
+    """Puts the package generated from thrift/Hbase.thrift (`hbase`) on sys.path.
+
+    run.sh generates it once and passes HBASE_COMPAT_GEN_PY; a bare `pytest` run generates it into
+    a temporary directory instead.
+    """
+    gen = os.environ.get("HBASE_COMPAT_GEN_PY")
+    if not gen or not (Path(gen) / "hbase" / "Hbase.py").is_file():
+        gen = str(generate_thrift_py(IDL, tempfile.mkdtemp(prefix="hbase-gen-py-")))
+        os.environ["HBASE_COMPAT_GEN_PY"] = gen
+    if gen not in sys.path:
+        sys.path.insert(0, gen)
+    return gen
+
+
+def open_raw_client(host, port, client_module):
+    """TSocket + TBufferedTransport + TBinaryProtocol + <client_module>.Client, opened.
+
+    Returns (client, transport); close the transport when done.
+    """
+    from thrift.protocol import TBinaryProtocol
+    from thrift.transport import TSocket, TTransport
+
+    sock = TSocket.TSocket(host, port)
+    sock.setTimeout(CLIENT_TIMEOUT_MS)
+    transport = TTransport.TBufferedTransport(sock)
+    protocol = TBinaryProtocol.TBinaryProtocol(transport)
+    client = client_module.Client(protocol)
+    transport.open()
+    return client, transport
+
+
+def text(value):
+    """Exception messages come back as bytes (happybase/thriftpy2) or str (Apache Thrift)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return "" if value is None else str(value)

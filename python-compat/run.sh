@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs the Python compatibility suite against the built server.
+#   python-compat/run.sh [pytest args...]
+# Environment: HBASE_EMULATOR_BIN (default: <repo>/build/hbase-emulator),
+#              HBASE_THRIFT_TARGET=host:port (use a running server, e.g. real HBase, instead),
+#              PYTHON (interpreter for the venv, default python3).
+# Exits with pytest's status.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+export HBASE_EMULATOR_BIN="${HBASE_EMULATOR_BIN:-$repo/build/hbase-emulator}"
+venv="$here/.venv"
+python="${PYTHON:-python3}"
+
+# Reuse the venv; rebuild it if its interpreter is gone, reinstall only when requirements change.
+if ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+fi
+stamp="$venv/.requirements.sha256"
+want="$(cat "$here/requirements.txt" <("$venv/bin/python" -V 2>&1) | sha256sum | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
+  echo "python-compat: installing requirements into $venv"
+  "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$here/requirements.txt"
+  echo "$want" > "$stamp"
+fi
+
+# Raw Apache Thrift client generated from our IDL (package `hbase`), fresh every run, not committed.
+if ! command -v "${THRIFT:-thrift}" >/dev/null 2>&1; then
+  echo "python-compat: the Thrift compiler (thrift) is not installed; run scripts/setup.sh" >&2
+  exit 2
+fi
+gen="$venv/gen-py"
+rm -rf "$gen"
+mkdir -p "$gen"
+"${THRIFT:-thrift}" --gen py -out "$gen" "$repo/thrift/Hbase.thrift"
+export HBASE_COMPAT_GEN_PY="$gen"
+
+cd "$here"
+set +e
+"$venv/bin/python" -m pytest -q -rfEs "$@"
+status=$?
+set -e
+exit "$status"
