@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build needs (Debian packages) and builds into build/.
 # Safe to run again: it installs only missing packages and rebuilds only what changed.
-# Usage: scripts/setup.sh            (environment: BUILD_DIR, BUILD_TYPE, CMAKE_EXTRA_ARGS)
+# Usage: scripts/setup.sh   (environment: BUILD_DIR, BUILD_TYPE, CMAKE_EXTRA_ARGS, BUILD_TARGETS)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
@@ -25,4 +25,6 @@ fi
 if [ ! -f "$build_dir/build.ninja" ]; then
   cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" ${CMAKE_EXTRA_ARGS:-} >/dev/null
 fi
-cmake --build "$build_dir" -j "$(nproc)"
+targets=()
+for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build, and run every test:
-# GoogleTest through CTest, then the Python compatibility suite against the built server.
+#  1. GoogleTest through CTest, then the Python compatibility suite (wire tests with happybase
+#     and raw Thrift, crash recovery with SIGKILL, hostile input, soak) against the built server;
+#  2. the same again on an AddressSanitizer + UndefinedBehaviorSanitizer build;
+#  3. the concurrency tests on a ThreadSanitizer build.
+# HBEMU_SANITIZERS=0 skips 2 and 3 (quicker local runs; CI runs everything).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
@@ -10,4 +14,22 @@ echo "== GoogleTest (ctest)"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 echo "== Python compatibility suite"
 HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
+
+if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
+  sanitizer_env=(
+    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$repo/tests/sanitizers/ubsan.supp"
+    "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$repo/tests/sanitizers/tsan.supp"
+    "HBEMU_UNDER_SANITIZER=1")
+  echo "== AddressSanitizer + UndefinedBehaviorSanitizer build"
+  BUILD_DIR="$repo/build-asan" BUILD_TYPE=Debug CMAKE_EXTRA_ARGS="-DENABLE_ASAN=ON" "$repo/scripts/setup.sh"
+  env "${sanitizer_env[@]}" ctest --test-dir "$repo/build-asan" --output-on-failure -j "$(nproc)"
+  env "${sanitizer_env[@]}" HBEMU_SOAK_SECONDS=8 HBASE_EMULATOR_BIN="$repo/build-asan/hbase-emulator" \
+    "$repo/python-compat/run.sh"
+  echo "== ThreadSanitizer build (concurrency tests)"
+  BUILD_DIR="$repo/build-tsan" BUILD_TYPE=Debug CMAKE_EXTRA_ARGS="-DENABLE_TSAN=ON" \
+    BUILD_TARGETS="storage_tests server_tests" "$repo/scripts/setup.sh"
+  env "${sanitizer_env[@]}" ctest --test-dir "$repo/build-tsan" --output-on-failure -j "$(nproc)" \
+    -R 'Concurren|Thread|Parallel|Increment|Sweep|Stop|Scanner'
+fi
 echo "== all tests passed in $(( $(date +%s) - start )) s"

@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   storage::StoreOptions store_options;
   store_options.path = options.data_dir;
   store_options.in_memory = options.in_memory;
+  store_options.sync_writes = options.sync_writes;
   std::unique_ptr<storage::Store> store;
   storage::Status s = storage::Store::Open(store_options, &store);
   if (!s.ok()) {

@@ -126,17 +126,31 @@ class SkimProtocol : public Base {
 
  protected:
   void checkReadBytesAvailable(apache::thrift::protocol::TSet& set) override {
-    Expect(set.size_, this->getMinSerializedSize(set.elemType_));
+    Expect(set.size_, this->getMinSerializedSize(CheckedType(set.elemType_)));
   }
   void checkReadBytesAvailable(apache::thrift::protocol::TList& list) override {
-    Expect(list.size_, this->getMinSerializedSize(list.elemType_));
+    Expect(list.size_, this->getMinSerializedSize(CheckedType(list.elemType_)));
   }
   void checkReadBytesAvailable(apache::thrift::protocol::TMap& map) override {
-    Expect(map.size_,
-           this->getMinSerializedSize(map.keyType_) + this->getMinSerializedSize(map.valueType_));
+    Expect(map.size_, this->getMinSerializedSize(CheckedType(map.keyType_)) +
+                          this->getMinSerializedSize(CheckedType(map.valueType_)));
   }
 
  private:
+  // libthrift stores the element-type byte of the input into its TType enum unchecked. Reading
+  // that enum with a value outside its range is undefined behaviour, so look at the raw bytes.
+  static apache::thrift::protocol::TType CheckedType(const apache::thrift::protocol::TType& stored) {
+    std::underlying_type_t<apache::thrift::protocol::TType> raw;
+    std::memcpy(&raw, &stored, sizeof(raw));
+    switch (raw) {  // every value TEnum.h defines; an empty compact map reports T_STOP (0)
+      case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 9: case 10: case 11:
+      case 12: case 13: case 14: case 15: case 16: case 17:
+        return static_cast<apache::thrift::protocol::TType>(raw);
+      default:
+        throw TProtocolException(TProtocolException::INVALID_DATA, "unknown element type");
+    }
+  }
+
   void Expect(int64_t count, int64_t min_element_bytes) {
     // Counts are already known non-negative; the product fits easily in 64 bits.
     span_->Require(static_cast<size_t>(count * min_element_bytes));

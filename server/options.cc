@@ -29,6 +29,7 @@ std::string ServerUsage() {
       "  -b, --bind ADDR           listen address (default 127.0.0.1)\n"
       "      --data-dir DIR        data folder (default ./data)\n"
       "      --in-memory           keep everything in memory (nothing written to disk)\n"
+      "      --sync-writes         fsync every write before replying (power-loss durable)\n"
       "  -f, --framed              framed transport (HBase -f); default buffered\n"
       "  -c, --compact             compact protocol (HBase -c); default binary\n"
       "      --workers N           threads running calls (default: max(2, cores))\n"
@@ -80,6 +81,8 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       if (!need_value(&options->data_dir)) return false;
     } else if (arg == "--in-memory") {
       options->in_memory = true;
+    } else if (arg == "--sync-writes") {
+      options->sync_writes = true;
     } else if (arg == "-f" || arg == "--framed") {
       options->thrift.framed = true;
     } else if (arg == "-c" || arg == "--compact") {

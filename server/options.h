@@ -12,6 +12,7 @@ struct ServerOptions {
   ThriftServerConfig thrift;
   std::string data_dir = "data";
   bool in_memory = false;
+  bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
   int64_t scanner_timeout_ms = 60000;  // hbase.client.scanner.timeout.period
 };
 

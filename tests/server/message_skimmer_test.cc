@@ -158,6 +158,18 @@ TEST(MessageSkimmerTest, UnknownFieldTypeIsMalformed) {
   EXPECT_EQ(Skim(WireProtocol::kBinary, call).status, Status::kMalformed);
 }
 
+// Found by the hostile-input corpus under UndefinedBehaviorSanitizer: the element type of a
+// container came straight from the input into libthrift's TType enum.
+TEST(MessageSkimmerTest, ContainerWithUnknownElementTypeIsMalformed) {
+  // Field 1 of type LIST whose elements claim type 99; then a MAP with key type 99.
+  std::string list("\x80\x01\x00\x01\x00\x00\x00\x01" "f" "\x00\x00\x00\x00"
+                   "\x0f\x00\x01\x63\x00\x00\x00\x02", 21);
+  EXPECT_EQ(Skim(WireProtocol::kBinary, list).status, Status::kMalformed);
+  std::string map("\x80\x01\x00\x01\x00\x00\x00\x01" "f" "\x00\x00\x00\x00"
+                  "\x0d\x00\x01\x63\x0b\x00\x00\x00\x02", 22);
+  EXPECT_EQ(Skim(WireProtocol::kBinary, map).status, Status::kMalformed);
+}
+
 TEST(MessageSkimmerTest, NegativeStringSizeIsMalformed) {
   // Field 1 of type STRING with length -5.
   std::string call("\x80\x01\x00\x01\x00\x00\x00\x01" "f" "\x00\x00\x00\x00"
