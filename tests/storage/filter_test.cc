@@ -145,11 +145,16 @@ TEST_F(FilterTest, G48_RegexIsAnUnanchoredSearch) {
   EXPECT_EQ(ScanRows("RowFilter(!=, 'regexstring:b')"), (Strings{"c"}));
 }
 
-TEST_F(FilterTest, RegexDotMatchesNewlinesAndBytesAreCharacters) {
+// HBASE_SEMANTICS.md 5.2 says the cell is decoded as UTF-8; RegexStringComparator's
+// JavaRegexEngine decodes with its default charset, ISO-8859-1 (one character per byte). The
+// source wins: the two bytes of UTF-8 "\xc3\xa9" are two characters.
+TEST_F(FilterTest, RegexDotMatchesNewlinesAndEachByteIsOneCharacter) {
   Put("1", "f:q", 1, "a\nb");
   Put("2", "f:q", 1, std::string("a\xff" "b"));
+  Put("3", "f:q", 1, std::string("a\xc3\xa9" "b"));
   EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:a.b')"), (Strings{"1", "2"}));
   EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:^a.b$')"), (Strings{"1", "2"}));
+  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:^a..b$')"), (Strings{"3"}));
 }
 
 TEST_F(FilterTest, G49_BinaryPrefixComparesTheCellsFirstBytes) {
