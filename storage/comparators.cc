@@ -74,10 +74,67 @@ struct CodeDeleter {
   void operator()(pcre2_code* code) const { pcre2_code_free(code); }
 };
 
-// RegexStringComparator (JavaRegexEngine): Pattern.compile(expr, DOTALL), the cell decoded as
-// ISO-8859-1 (one char per byte), and Matcher.find(): an unanchored search. PCRE2's 8-bit,
-// non-UTF mode is the same one-char-per-byte model; NEWLINE_ANY makes '$' honour the same
-// line terminators Java's does (\n, \r, \r\n, \x85).
+// Length of the valid UTF-8 sequence at s[i], or 0 with *bad set to the length of the
+// maximal ill-formed subpart (what Java's decoder replaces with one U+FFFD).
+size_t Utf8SequenceAt(std::string_view s, size_t i, size_t* bad) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t need = 0;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    need = 1;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    need = 2;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 3;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    *bad = 1;
+    return 0;
+  }
+  for (size_t k = 1; k <= need; ++k) {
+    const unsigned char lower = k == 1 ? lo : 0x80, upper = k == 1 ? hi : 0xBF;
+    if (i + k >= s.size() || b(i + k) < lower || b(i + k) > upper) {
+      *bad = k;
+      return 0;
+    }
+  }
+  return need + 1;
+}
+
+// Java's `new String(bytes, UTF_8)` round trip: ill-formed sequences become U+FFFD.
+// False (out untouched) when `s` is already valid UTF-8.
+bool ReplaceInvalidUtf8(std::string_view s, std::string* out) {
+  size_t i = 0;
+  size_t bad = 0;
+  while (i < s.size()) {
+    const size_t n = Utf8SequenceAt(s, i, &bad);
+    if (n == 0) break;
+    i += n;
+  }
+  if (i == s.size()) return false;
+  out->assign(s.data(), i);
+  while (i < s.size()) {
+    const size_t n = Utf8SequenceAt(s, i, &bad);
+    if (n > 0) {
+      out->append(s.data() + i, n);
+      i += n;
+    } else {
+      out->append("\xEF\xBF\xBD");
+      i += bad;
+    }
+  }
+  return true;
+}
+
+// RegexStringComparator (JavaRegexEngine): Pattern.compile(expr, DOTALL) over the cell decoded
+// as UTF-8, and Matcher.find(): an unanchored search. PCRE2 in UTF mode matches code points as
+// Java does; ill-formed bytes are replaced by U+FFFD first, as Java's decoder does, and
+// NEWLINE_ANY makes '$' honour Java's line terminators (\n, \r, \r\n, U+0085, U+2028/9).
 class RegexStringComparator : public Comparator {
  public:
   RegexStringComparator(std::string expr, pcre2_code* code) : expr_(std::move(expr)), code_(code) {}
@@ -87,11 +144,14 @@ class RegexStringComparator : public Comparator {
     // many offsets as fit.
     thread_local std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data*)> match_data(
         pcre2_match_data_create(1, nullptr), pcre2_match_data_free);
-    int rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(cell.data()), cell.size(), 0,
-                         0, match_data.get(), nullptr);
+    thread_local std::string replaced;
+    if (ReplaceInvalidUtf8(cell, &replaced)) cell = replaced;
+    const auto subject = reinterpret_cast<PCRE2_SPTR>(cell.data());
+    int rc = pcre2_match(code_.get(), subject, cell.size(), 0, PCRE2_NO_UTF_CHECK,
+                         match_data.get(), nullptr);
     if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-      rc = pcre2_match(code_.get(), reinterpret_cast<PCRE2_SPTR>(cell.data()), cell.size(), 0,
-                       PCRE2_NO_JIT, match_data.get(), nullptr);
+      rc = pcre2_match(code_.get(), subject, cell.size(), 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
+                       match_data.get(), nullptr);
     }
     return rc >= 0 ? 0 : 1;  // no match, or a match/depth limit: "does not match"
   }
@@ -103,12 +163,15 @@ class RegexStringComparator : public Comparator {
 };
 
 std::shared_ptr<const Comparator> MakeRegex(std::string expr, std::string* error) {
+  // ParseFilter decodes the pattern bytes as UTF-8 too.
+  std::string pattern;
+  if (!ReplaceInvalidUtf8(expr, &pattern)) pattern = expr;
   pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
   pcre2_set_newline(ctx, PCRE2_NEWLINE_ANY);
   int error_code = 0;
   PCRE2_SIZE error_offset = 0;
-  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(expr.data()), expr.size(),
-                                   PCRE2_DOTALL, &error_code, &error_offset, ctx);
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                                   PCRE2_DOTALL | PCRE2_UTF, &error_code, &error_offset, ctx);
   pcre2_compile_context_free(ctx);
   if (code == nullptr) {
     PCRE2_UCHAR buffer[256];

@@ -145,16 +145,17 @@ TEST_F(FilterTest, G48_RegexIsAnUnanchoredSearch) {
   EXPECT_EQ(ScanRows("RowFilter(!=, 'regexstring:b')"), (Strings{"c"}));
 }
 
-// HBASE_SEMANTICS.md 5.2 says the cell is decoded as UTF-8; RegexStringComparator's
-// JavaRegexEngine decodes with its default charset, ISO-8859-1 (one character per byte). The
-// source wins: the two bytes of UTF-8 "\xc3\xa9" are two characters.
-TEST_F(FilterTest, RegexDotMatchesNewlinesAndEachByteIsOneCharacter) {
+// RegexStringComparator's JavaRegexEngine decodes the cell as UTF-8 (ill-formed bytes become
+// U+FFFD) and compiles with DOTALL: '.' is one code point, newlines included.
+TEST_F(FilterTest, RegexMatchesUtf8CodePointsAndDotMatchesNewlines) {
   Put("1", "f:q", 1, "a\nb");
-  Put("2", "f:q", 1, std::string("a\xff" "b"));
-  Put("3", "f:q", 1, std::string("a\xc3\xa9" "b"));
-  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:a.b')"), (Strings{"1", "2"}));
-  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:^a.b$')"), (Strings{"1", "2"}));
-  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:^a..b$')"), (Strings{"3"}));
+  Put("2", "f:q", 1, std::string("a\xff" "b"));       // ill-formed: one U+FFFD
+  Put("3", "f:q", 1, std::string("a\xc3\xa9" "b"));  // "aéb"
+  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:a.b')"), (Strings{"1", "2", "3"}));
+  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:^a.b$')"), (Strings{"1", "2", "3"}));
+  EXPECT_TRUE(ScanRows("ValueFilter(=, 'regexstring:^a..b$')").empty());
+  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:\xc3\xa9')"), (Strings{"3"}));
+  EXPECT_EQ(ScanRows("ValueFilter(=, 'regexstring:\xef\xbf\xbd')"), (Strings{"2"}));
 }
 
 TEST_F(FilterTest, G49_BinaryPrefixComparesTheCellsFirstBytes) {
