@@ -457,6 +457,40 @@ TEST_F(FilterTest, EachScanGetsItsOwnFilterState) {
   }
 }
 
+TEST_F(FilterTest, GetRunsTheRowLevelProtocolToo) {
+  Put("r", "f:a", 1, "1");
+  EXPECT_TRUE(GetCells("r", "RowFilter(!=, 'binary:r')").empty());
+  EXPECT_TRUE(GetCells("r", "SingleColumnValueFilter('f','a',=,'binary:2')").empty());
+  EXPECT_EQ(GetCells("r", "SingleColumnValueFilter('f','a',=,'binary:1')"), (Strings{"f:a@1=1"}));
+  EXPECT_TRUE(GetCells("r", "PageFilter(0)").empty());
+}
+
+TEST_F(FilterTest, PageFilterOnAReversedScanTakesTheLastRows) {
+  for (const char* r : {"1", "2", "3", "4"}) Put(r, "f:q", 1, "v");
+  ScanSpec spec;
+  spec.reversed = true;
+  EXPECT_EQ(ScanRows("PageFilter(2)", spec), (Strings{"4", "3"}));
+}
+
+TEST_F(FilterTest, SeekHintSkipsWholeColumnsWithAllTheirVersions) {
+  for (int ts = 1; ts <= 3; ++ts) {
+    Put("r", "f:a", ts, "a" + std::to_string(ts));
+    Put("r", "f:b", ts, "b" + std::to_string(ts));
+  }
+  EXPECT_EQ(GetCells("r", "ColumnPrefixFilter('b')", 3),
+            (Strings{"f:b@3=b3", "f:b@2=b2", "f:b@1=b1"}));
+  EXPECT_EQ(GetCells("r", "ColumnRangeFilter('b', true, '', true)", 2),
+            (Strings{"f:b@3=b3", "f:b@2=b2"}));
+}
+
+TEST_F(FilterTest, ExplicitColumnsAreSelectedBeforeTheFilterSeesCells) {
+  Put("r", "f:a", 1, "x");
+  Put("r", "f:b", 1, "x");
+  ScanSpec spec;
+  spec.read.columns.AddColumn("f", "b");
+  EXPECT_EQ(ScanCells("FirstKeyOnlyFilter()", spec), (Strings{"r/f:b@1=x"}));
+}
+
 // The classic "file index" query: row = user(6) + date(8) + file id(6); one user's date
 // window by start/stop row, name and category bounded by four SingleColumnValueFilters, and a
 // PageFilter.
