@@ -9,6 +9,8 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 export HBASE_EMULATOR_BIN="${HBASE_EMULATOR_BIN:-$repo/build/hbase-emulator}"
+# pytest runs from python-compat/, so a path relative to the caller's directory must be fixed now.
+case "$HBASE_EMULATOR_BIN" in /*) ;; *) HBASE_EMULATOR_BIN="$PWD/$HBASE_EMULATOR_BIN" ;; esac
 venv="$here/.venv"
 python="${PYTHON:-python3}"
 

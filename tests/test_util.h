@@ -55,7 +55,7 @@ class TempDir {
 // ---- Random data. Byte strings are rich in 0x00 and 0xFF (and their neighbours 0x01, 0xFE,
 // 0x7F, 0x80), where escaping and unsigned-order bugs live.
 
-// A generator with a fixed seed, printed by SCOPED_TRACE-friendly callers if they wish.
+// A generator with a fixed seed: randomised tests are reproducible run to run.
 std::mt19937_64 MakeRng(uint64_t seed);
 // Length uniform in [min_len, max_len].
 std::string RandomBytes(std::mt19937_64* rng, size_t min_len, size_t max_len);
