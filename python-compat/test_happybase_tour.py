@@ -482,20 +482,16 @@ def test_scan_batching_splits_wide_row_into_same_key_results(hb_table):
     assert [k for k, _ in table.scan(scan_batching=2, limit=2)] == [b"r", b"r"]
 
 
-def test_scan_filter_string_is_refused_loudly_until_the_filter_language_lands(hb_table):
-    # The HBase filter language is not built yet (see COMPATIBILITY.md). Until it is, a scan
-    # with a filter must fail with an IOError naming filterString: silently ignoring the filter
-    # would return extra rows here that HBase would not.
-    # When filters land, replace this with HBase's answer for
-    # SingleColumnValueFilter ('cf1', 'qual1', =, 'binary:val1'): rows r1 and r3.
+def test_scan_filter_single_column_value_keeps_matching_rows(hb_table):
+    # happybase passes `filter` through as TScan.filterString (HBase's filter language).
     table = hb_table(tag="filter")
     table.put(b"r1", {b"cf1:qual1": b"val1", b"cf1:other": b"a"})
+    table.put(b"r2", {b"cf1:qual1": b"val2", b"cf1:other": b"b"})
+    table.put(b"r3", {b"cf1:qual1": b"val1"})
     filt = b"SingleColumnValueFilter ('cf1', 'qual1', =, 'binary:val1')"
-    with pytest.raises(Exception) as excinfo:
-        list(table.scan(filter=filt))
-    assert type(excinfo.value).__name__ == "IOError"
-    assert b"filterString" in excinfo.value.message
-    assert table.row(b"r1") == {b"cf1:qual1": b"val1", b"cf1:other": b"a"}
+    assert scan_list(table, filter=filt) == [
+        (b"r1", {b"cf1:qual1": b"val1", b"cf1:other": b"a"}),
+        (b"r3", {b"cf1:qual1": b"val1"})]
 
 
 # --------------------------------------------------------------------------------------------

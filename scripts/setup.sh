@@ -8,8 +8,9 @@ build_dir="${BUILD_DIR:-$repo/build}"
 build_type="${BUILD_TYPE:-RelWithDebInfo}"
 
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
-          libleveldb-dev libsnappy-dev libboost-dev libgoogle-glog-dev libgtest-dev libgmock-dev
-          python3 python3-venv)
+          libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev libgoogle-glog-dev libgtest-dev libgmock-dev
+          python3 python3-venv
+          clang libclang-rt-14-dev)  # clang only builds the filter-parser libFuzzer target
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build, and run every test:
-#  1. GoogleTest through CTest, then the Python compatibility suite (wire tests with happybase
-#     and raw Thrift, crash recovery with SIGKILL, hostile input, soak) against the built server;
-#  2. the same again on an AddressSanitizer + UndefinedBehaviorSanitizer build;
+#  1. GoogleTest through CTest, a bounded libFuzzer run of the filter parser, then the Python
+#     compatibility suite (wire tests with happybase and raw Thrift, crash recovery with
+#     SIGKILL, hostile input, soak) against the built server;
+#  2. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build;
 #  3. the concurrency tests on a ThreadSanitizer build.
 # HBEMU_SANITIZERS=0 skips 2 and 3 (quicker local runs; CI runs everything).
 set -euo pipefail
@@ -12,6 +13,8 @@ start=$(date +%s)
 "$repo/scripts/setup.sh"
 echo "== GoogleTest (ctest)"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+echo "== Filter-parser fuzzing (libFuzzer, bounded)"
+"$repo/scripts/fuzz_filter_parser.sh" "${FUZZ_SECONDS:-30}"
 echo "== Python compatibility suite"
 HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
 

@@ -25,6 +25,8 @@ const char* JavaExceptionClass(const Status& status) {
     case Status::Code::kDoNotRetry: return "org.apache.hadoop.hbase.DoNotRetryIOException";
     case Status::Code::kCorruption:
     case Status::Code::kIOError: return "java.io.IOException";
+    case Status::Code::kIncompatibleFilter:
+      return "org.apache.hadoop.hbase.filter.IncompatibleFilterException";
   }
   return "java.io.IOException";
 }

@@ -5,6 +5,7 @@
 
 #include "server/convert.h"
 #include "server/errors.h"
+#include "storage/filter_parser.h"
 
 namespace hbemu::server {
 
@@ -475,13 +476,12 @@ int32_t HbaseHandler::OpenScanner(const std::string& table, const storage::ScanS
 
 int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const thrift::TScan& scan,
                                           const std::map<std::string, std::string>&) {
-  if (scan.__isset.filterString) {
-    // Never silently ignore a filter: a test that passes here must not fail against HBase.
-    ThrowIOError("java.io.IOException",
-                 "scannerOpenWithScan: TScan.filterString is not supported by hbase-emulator yet",
-                 false);
-  }
   storage::ScanSpec spec;
+  if (scan.__isset.filterString) {
+    // Even an empty string is parsed (and fails), as HBase does; a parse error is an
+    // IllegalArgumentException there, so the client sees TApplicationException.
+    ThrowIfError(storage::ParseFilterString(scan.filterString, &spec.read.filter));
+  }
   if (scan.__isset.startRow) spec.start_row = scan.startRow;
   if (scan.__isset.stopRow) spec.stop_row = scan.stopRow;
   if (scan.__isset.timestamp) spec.read.time_range = Before(scan.timestamp);

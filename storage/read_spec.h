@@ -3,9 +3,12 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
+
+#include "storage/filter.h"
 
 namespace hbemu::storage {
 
@@ -42,6 +45,11 @@ struct ReadSpec {
   ColumnSelection columns;
   TimeRange time_range;
   int32_t max_versions = 1;  // capped by each family's VERSIONS
+  // A parsed filter (filter_parser.h), or null. Shared and immutable: every Get or Scanner
+  // clones its own stateful instance. With a filter, versions up to the family's VERSIONS
+  // reach it and up to min(max_versions, VERSIONS) accepted ones are kept (HBASE_SEMANTICS.md
+  // 1.6).
+  std::shared_ptr<const Filter> filter;
 };
 
 // A scan over a row range. Forward: start <= row < stop. Reversed: stop < row <= start.

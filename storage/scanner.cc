@@ -24,13 +24,27 @@ std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(
 
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowResult* result) {
+               RowResult* result, Filter* filter, int32_t batch, bool* scan_done) {
   std::string_view encoded_row(row_key_prefix);
   encoded_row.remove_prefix(9);  // tag + table id
   if (!GetEscapedTerminated(&encoded_row, &result->row)) {
     return Status::Corruption("bad row key");
   }
-  RowVisibility visibility(&table, &spec, now_ms);
+  if (filter != nullptr) {
+    // RegionScannerImpl: a finished filter ends the scan; filterRowKey may drop the row
+    // before any of its cells is read (FilterWrapper checks filterAllRemaining first).
+    if (filter->FilterAllRemaining()) {
+      *scan_done = true;
+      return Status::OK();
+    }
+    if (filter->FilterRowKey(result->row)) {
+      if (filter->FilterAllRemaining()) *scan_done = true;
+      filter->Reset();
+      it->Seek(PrefixSuccessor(row_key_prefix));
+      return IteratorStatus(it);
+    }
+  }
+  RowVisibility visibility(&table, &spec, now_ms, filter, result->row);
   ParsedCellKey parsed;
   for (; it->Valid(); it->Next()) {
     const std::string_view key = View(it->key());
@@ -43,8 +57,30 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
     }
     visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
                    View(it->value()), &result->cells);
+    if (visibility.filter_done()) break;
   }
-  return IteratorStatus(it);
+  HBEMU_RETURN_IF_ERROR(IteratorStatus(it));
+  if (filter == nullptr) return Status::OK();
+  if (visibility.filter_done()) *scan_done = true;
+  std::vector<Cell>& cells = result->cells;
+  if (filter->HasFilterRow()) {
+    if (batch > 0 && cells.size() > static_cast<size_t>(batch)) {
+      return Status::IncompatibleFilter(
+          "Filter whose hasFilterRow() returns true is incompatible with scans that must stop "
+          "mid-row because of a limit. ScannerContext:{batch=" + std::to_string(batch) + "}");
+    }
+    // FilterWrapper.filterRowCellsWithRet: filterRow is asked only of a non-empty row.
+    filter->FilterRowCells(&cells);
+    if (!cells.empty() && filter->FilterRow()) cells.clear();
+  } else if (!cells.empty() && filter->FilterRow()) {
+    cells.clear();
+  }
+  // A filter that is done before reset (ColumnCountGetFilter past its limit) ends the scan:
+  // HBase's store scanner asks filterAllRemaining at the next row's first cell, before the
+  // region scanner resets the filter.
+  if (filter->FilterAllRemaining()) *scan_done = true;
+  filter->Reset();
+  return Status::OK();
 }
 
 Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
@@ -76,6 +112,10 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
     upper_ = std::min(upper_, prefix_limit);
   }
   if (lower_ >= upper_) exhausted_ = true;
+  if (spec_.read.filter != nullptr) {
+    filter_ = spec_.read.filter->Clone();
+    filter_->SetReversed(spec_.reversed);
+  }
 }
 
 Scanner::~Scanner() {
@@ -118,6 +158,7 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
 bool Scanner::FetchRow(Status* status) {
   pending_ = RowResult();
   pending_pos_ = 0;
+  if (filter_done_) return false;
   return spec_.reversed ? FetchRowReverse(status) : FetchRowForward(status);
 }
 
@@ -135,12 +176,14 @@ bool Scanner::FetchRowForward(Status* status) {
     }
     row_prefix.assign(it_->key().data(), n);
     RowResult row;
-    *status = ReadRow(it_.get(), row_prefix, *table_, spec_.read, now_ms_, &row);
+    *status = ReadRow(it_.get(), row_prefix, *table_, spec_.read, now_ms_, &row, filter_.get(),
+                      spec_.batch, &filter_done_);
     if (!status->ok()) return false;
     if (!row.cells.empty()) {
       pending_ = std::move(row);
       return true;
     }
+    if (filter_done_) return false;
   }
   *status = IteratorStatus(it_.get());
   return false;
@@ -172,12 +215,14 @@ bool Scanner::FetchRowReverse(Status* status) {
     last_row_prefix_.assign(it_->key().data(), n);
     it_->Seek(last_row_prefix_);
     RowResult row;
-    *status = ReadRow(it_.get(), last_row_prefix_, *table_, spec_.read, now_ms_, &row);
+    *status = ReadRow(it_.get(), last_row_prefix_, *table_, spec_.read, now_ms_, &row,
+                      filter_.get(), spec_.batch, &filter_done_);
     if (!status->ok()) return false;
     if (!row.cells.empty()) {
       pending_ = std::move(row);
       return true;
     }
+    if (filter_done_) return false;
     it_->Seek(last_row_prefix_);
     if (it_->Valid()) {
       it_->Prev();

@@ -19,11 +19,19 @@ class Snapshot;
 namespace hbemu::storage {
 
 // Reads the visible cells of the row whose keys start with `row_key_prefix`, starting at the
-// iterator's position (the row's first key) and leaving it just past the row. result->row is
-// set even when no cell is visible.
+// iterator's position (the row's first key). result->row is set even when no cell is visible.
+//
+// Without `filter` (spec.filter is then ignored) it leaves the iterator just past the row.
+// With one (the read's own stateful instance) it runs HBase's per-row filter protocol:
+// filterAllRemaining, filterRowKey, per-cell decisions, filterRowCells / filterRow, reset.
+// A row the filter drops comes back with no cells. *scan_done is set when the filter ends the
+// scan (after this row); the iterator is then left anywhere. A row-level filter with a
+// `batch` limit that would split this row fails with IncompatibleFilter, as HBase's region
+// scanner does (HBASE_SEMANTICS.md 4.4).
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowResult* result);
+               RowResult* result, Filter* filter = nullptr, int32_t batch = 0,
+               bool* scan_done = nullptr);
 
 // An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
@@ -59,6 +67,8 @@ class Scanner {
   bool exhausted_ = false;
   std::string last_row_prefix_;  // reverse scans resume before this row
   RowResult pending_;            // a row fetched but not yet fully returned (batching)
+  std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
+  bool filter_done_ = false;        // the filter ended the scan
   size_t pending_pos_ = 0;
 };
 

@@ -18,6 +18,7 @@ std::string Status::ToString() const {
     case Code::kDoNotRetry: name = "DoNotRetry"; break;
     case Code::kCorruption: name = "Corruption"; break;
     case Code::kIOError: name = "IOError"; break;
+    case Code::kIncompatibleFilter: name = "IncompatibleFilter"; break;
   }
   return std::string(name) + ": " + message_;
 }

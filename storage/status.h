@@ -25,6 +25,7 @@ class [[nodiscard]] Status {
     kDoNotRetry,           // DoNotRetryIOException (e.g. "Field is not a long")
     kCorruption,           // on-disk data we cannot decode
     kIOError,              // LevelDB or environment failure
+    kIncompatibleFilter,   // IncompatibleFilterException: row-level filter + batch splitting a row
   };
 
   Status() = default;
@@ -41,6 +42,7 @@ class [[nodiscard]] Status {
   static Status DoNotRetry(std::string msg) { return Status(Code::kDoNotRetry, std::move(msg)); }
   static Status Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
   static Status IOError(std::string msg) { return Status(Code::kIOError, std::move(msg)); }
+  static Status IncompatibleFilter(std::string msg) { return Status(Code::kIncompatibleFilter, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

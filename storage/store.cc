@@ -253,7 +253,15 @@ Status Store::Get(std::string_view table_name, std::string_view row, const ReadS
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
   HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec));
   result->cells.clear();
-  return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
+  if (spec.filter == nullptr) return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
+  // A Get is a one-row scan in HBase: the same row-level filter protocol applies.
+  std::unique_ptr<Filter> filter = spec.filter->Clone();
+  const std::string prefix = RowKeyPrefix(table->id, row);
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  it->Seek(prefix);
+  bool scan_done = false;
+  return ReadRow(it.get(), prefix, *table, spec, clock_->NowMillis(), result, filter.get(), 0,
+                 &scan_done);
 }
 
 Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,

@@ -6,8 +6,9 @@
 
 namespace hbemu::storage {
 
-RowVisibility::RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms)
-    : table_(table), spec_(spec), now_ms_(now_ms) {}
+RowVisibility::RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms,
+                             Filter* filter, std::string_view row)
+    : table_(table), spec_(spec), now_ms_(now_ms), filter_(filter), row_(row) {}
 
 bool RowVisibility::Contains(const std::vector<int64_t>& v, int64_t ts) {
   return std::find(v.begin(), v.end(), ts) != v.end();
@@ -20,6 +21,7 @@ void RowVisibility::EnterFamily(std::string_view family) {
   delete_family_ts_ = -1;
   family_version_deletes_.clear();
   in_column_ = false;
+  family_done_ = false;
 
   selected_qualifiers_ = nullptr;
   family_selected_ = spec_->columns.all();
@@ -46,6 +48,7 @@ void RowVisibility::EnterColumn(std::string_view qualifier) {
                                           selected_qualifiers_->count(qualifier_) > 0);
   column_done_ = false;
   versions_seen_ = 0;
+  versions_accepted_ = 0;
   delete_column_ts_ = -1;
   version_deletes_.clear();
 }
@@ -59,6 +62,14 @@ bool RowVisibility::MarkerApplies(int64_t marker_ts) const {
 
 void RowVisibility::Add(std::string_view family, std::string_view qualifier, int64_t ts,
                         CellType type, std::string_view stored_value, std::vector<Cell>* out) {
+  if (filter_ != nullptr) {
+    // HBase's matcher asks filterAllRemaining before every cell (DONE_SCAN).
+    if (filter_done_) return;
+    if (filter_->FilterAllRemaining()) {
+      filter_done_ = true;
+      return;
+    }
+  }
   if (!in_family_ || family != family_) EnterFamily(family);
   if (family_desc_ == nullptr) return;
   if (!in_column_ || qualifier != qualifier_) EnterColumn(qualifier);
@@ -80,7 +91,13 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
       break;
   }
 
-  if (column_done_ || !column_selected_) return;
+  if (column_done_ || !column_selected_ || family_done_) return;
+  if (hint_active_) {
+    // Cells before the filter's seek hint are never read by HBase.
+    const int c = family.compare(hint_family_);
+    if (c < 0 || (c == 0 && qualifier.compare(hint_qualifier_) < 0)) return;
+    hint_active_ = false;
+  }
   std::string_view value;
   int64_t expires_at_ms;
   if (!DecodeCellValue(stored_value, &value, &expires_at_ms)) return;
@@ -95,7 +112,9 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
     return;
   }
   ++versions_seen_;
-  if (versions_seen_ > max_versions_) {
+  // With a filter, versions up to the family VERSIONS reach it (HBASE-17125).
+  const int32_t cap = filter_ != nullptr ? family_desc_->max_versions : max_versions_;
+  if (versions_seen_ > cap) {
     column_done_ = true;
     return;
   }
@@ -103,7 +122,46 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
     column_done_ = true;
     return;
   }
-  out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
+  if (filter_ == nullptr) {
+    out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
+    return;
+  }
+  const CellView view{row_, family_, qualifier_, ts, value};
+  bool include = false;
+  switch (filter_->FilterCell(view)) {
+    case FilterCode::kInclude:
+      include = true;
+      break;
+    case FilterCode::kIncludeAndNextCol:
+      include = true;
+      column_done_ = true;
+      break;
+    case FilterCode::kIncludeAndSeekNextRow:
+      include = true;
+      family_done_ = true;
+      break;
+    case FilterCode::kSkip:
+      break;
+    case FilterCode::kNextCol:
+      column_done_ = true;
+      break;
+    case FilterCode::kNextRow:
+      family_done_ = true;
+      break;
+    case FilterCode::kSeekNextUsingHint:
+      hint_active_ = filter_->NextCellHint(view, &hint_family_, &hint_qualifier_);
+      break;
+  }
+  if (!include) return;
+  // Accepted versions are capped at min(request, VERSIONS); the filter has already seen the
+  // one over the cap, as in HBase.
+  if (++versions_accepted_ > max_versions_) {
+    column_done_ = true;
+    return;
+  }
+  Cell cell{family_, qualifier_, ts, std::string(value)};
+  filter_->TransformCell(&cell);
+  out->push_back(std::move(cell));
 }
 
 }  // namespace hbemu::storage

@@ -18,15 +18,26 @@ namespace hbemu::storage {
 // min(request, family VERSIONS); the time range applies before counting; family TTL hides
 // expired versions beyond MIN_VERSIONS; a cell TTL always hides.
 //
+// With a filter, each cell that survives those checks goes through Filter::FilterCell at
+// HBase's step (UserScanQueryMatcher.mergeFilterResponse): versions are counted up to the
+// family VERSIONS before the filter, and accepted cells up to min(request, VERSIONS) after it.
+// The filter's return code steers the rest of the column / family / row as HBase's seeks do.
+//
 // Not thread-safe; one instance per row read.
 class RowVisibility {
  public:
-  // `table` and `spec` must outlive this object. `now_ms` is the read's clock reading.
-  RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms);
+  // `table`, `spec` and `filter` (may be null) must outlive this object. `now_ms` is the
+  // read's clock reading; `row` the row key shown to the filter.
+  RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms,
+                Filter* filter = nullptr, std::string_view row = {});
 
   // Feeds the next stored cell of the row. Appends it to *out when the read sees it.
   void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
            std::string_view stored_value, std::vector<Cell>* out);
+
+  // True once the filter said nothing more can pass (filterAllRemaining) while this row was
+  // read: later cells are ignored and the scan ends after this row.
+  bool filter_done() const { return filter_done_; }
 
  private:
   void EnterFamily(std::string_view family);
@@ -37,6 +48,13 @@ class RowVisibility {
   const TableDescriptor* const table_;
   const ReadSpec* const spec_;
   const int64_t now_ms_;
+  Filter* const filter_;
+  const std::string_view row_;
+  bool filter_done_ = false;
+  bool family_done_ = false;       // the filter skipped the rest of this family in this row
+  bool hint_active_ = false;       // the filter asked to seek to (hint_family_, hint_qualifier_)
+  std::string hint_family_;
+  std::string hint_qualifier_;
 
   // Current family.
   bool in_family_ = false;
@@ -55,6 +73,7 @@ class RowVisibility {
   bool column_selected_ = false;
   bool column_done_ = false;
   int32_t versions_seen_ = 0;
+  int32_t versions_accepted_ = 0;  // by the filter
   int64_t delete_column_ts_ = -1;        // newest DeleteColumn marker seen
   std::vector<int64_t> version_deletes_;
 };

@@ -24,6 +24,7 @@ const char* CodeName(Status::Code code) {
     case Status::Code::kDoNotRetry: return "kDoNotRetry";
     case Status::Code::kCorruption: return "kCorruption";
     case Status::Code::kIOError: return "kIOError";
+    case Status::Code::kIncompatibleFilter: return "kIncompatibleFilter";
   }
   return "?";
 }

@@ -404,14 +404,39 @@ TEST_F(HbaseHandlerTest, ReversedScanAndPrefixScan) {
   EXPECT_EQ(keys, (std::vector<std::string>{"b", "b1", "ba"}));
 }
 
-TEST_F(HbaseHandlerTest, FilterStringIsRefusedNotIgnored) {
+TEST_F(HbaseHandlerTest, FilterStringFiltersTheScan) {
+  for (const char* row : {"a", "b", "b1", "c"}) {
+    handler_->mutateRow("t", row, {Put("f:q", row)}, kNoAttrs);
+  }
   thrift::TScan scan;
-  scan.__set_filterString("PrefixFilter('a')");
+  scan.__set_filterString("PrefixFilter('b')");
+  std::vector<TRowResult> rows;
+  handler_->scannerGetList(rows, handler_->scannerOpenWithScan("t", scan, kNoAttrs), 10);
+  std::vector<std::string> keys;
+  for (const auto& r : rows) keys.push_back(r.row);
+  EXPECT_EQ(keys, (std::vector<std::string>{"b", "b1"}));
+}
+
+TEST_F(HbaseHandlerTest, MalformedFilterStringIsAnApplicationErrorNotIOError) {
+  for (const char* bad : {"NoSuchFilter('x')", "PrefixFilter()", "", "PrefixFilter('a'))"}) {
+    thrift::TScan scan;
+    scan.__set_filterString(bad);
+    EXPECT_THROW(handler_->scannerOpenWithScan("t", scan, kNoAttrs), ApplicationError) << bad;
+  }
+}
+
+TEST_F(HbaseHandlerTest, RowFilterWithBatchSplittingARowIsIncompatibleFilterIOError) {
+  handler_->mutateRow("t", "r", {Put("f:a", "1"), Put("f:b", "2"), Put("f:c", "3")}, kNoAttrs);
+  thrift::TScan scan;
+  scan.__set_filterString("PageFilter(10)");
+  scan.__set_batchSize(2);
+  const int32_t id = handler_->scannerOpenWithScan("t", scan, kNoAttrs);
+  std::vector<TRowResult> rows;
   try {
-    handler_->scannerOpenWithScan("t", scan, kNoAttrs);
+    handler_->scannerGetList(rows, id, 10);
     FAIL();
   } catch (const thrift::IOError& e) {
-    EXPECT_NE(e.message.find("filterString"), std::string::npos);
+    EXPECT_NE(e.message.find("IncompatibleFilterException"), std::string::npos) << e.message;
   }
 }
 

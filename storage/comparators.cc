@@ -1,0 +1,240 @@
+#include "storage/comparators.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace hbemu::storage {
+namespace {
+
+int CompareBytes(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
+  if (c != 0) return c;
+  if (a.size() == b.size()) return 0;
+  return a.size() < b.size() ? -1 : 1;
+}
+
+class BinaryComparator : public Comparator {
+ public:
+  explicit BinaryComparator(std::string value) : value_(std::move(value)) {}
+  Kind kind() const override { return Kind::kBinary; }
+  int CompareTo(std::string_view cell) const override { return CompareBytes(value_, cell); }
+  std::string ToString() const override { return "binary:" + value_; }
+
+ private:
+  const std::string value_;
+};
+
+// Compares the operand with the cell's first len(operand) bytes (all of a shorter cell).
+class BinaryPrefixComparator : public Comparator {
+ public:
+  explicit BinaryPrefixComparator(std::string value) : value_(std::move(value)) {}
+  Kind kind() const override { return Kind::kBinaryPrefix; }
+  int CompareTo(std::string_view cell) const override {
+    return CompareBytes(value_, cell.substr(0, std::min(cell.size(), value_.size())));
+  }
+  std::string ToString() const override { return "binaryprefix:" + value_; }
+
+ private:
+  const std::string value_;
+};
+
+char AsciiLower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// SubstringComparator lower-cases both sides (Locale.ROOT) and tests "contains". We fold ASCII
+// only; COMPATIBILITY.md notes the difference for non-ASCII letters.
+class SubstringComparator : public Comparator {
+ public:
+  explicit SubstringComparator(std::string value) : value_(std::move(value)) {
+    std::transform(value_.begin(), value_.end(), value_.begin(), AsciiLower);
+  }
+  Kind kind() const override { return Kind::kSubstring; }
+  int CompareTo(std::string_view cell) const override {
+    if (value_.empty()) return 0;
+    if (cell.size() < value_.size()) return 1;
+    const char first = value_[0];
+    for (size_t i = 0; i + value_.size() <= cell.size(); ++i) {
+      if (AsciiLower(cell[i]) != first) continue;
+      size_t j = 1;
+      while (j < value_.size() && AsciiLower(cell[i + j]) == value_[j]) ++j;
+      if (j == value_.size()) return 0;
+    }
+    return 1;
+  }
+  std::string ToString() const override { return "substring:" + value_; }
+
+ private:
+  std::string value_;
+};
+
+struct CodeDeleter {
+  void operator()(pcre2_code* code) const { pcre2_code_free(code); }
+};
+
+// Length of the valid UTF-8 sequence at s[i], or 0 with *bad set to the length of the
+// maximal ill-formed subpart (what Java's decoder replaces with one U+FFFD).
+size_t Utf8SequenceAt(std::string_view s, size_t i, size_t* bad) {
+  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  if (c < 0x80) return 1;
+  size_t need = 0;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) {
+    need = 1;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    need = 2;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 3;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    *bad = 1;
+    return 0;
+  }
+  for (size_t k = 1; k <= need; ++k) {
+    const unsigned char lower = k == 1 ? lo : 0x80, upper = k == 1 ? hi : 0xBF;
+    if (i + k >= s.size() || b(i + k) < lower || b(i + k) > upper) {
+      *bad = k;
+      return 0;
+    }
+  }
+  return need + 1;
+}
+
+// Java's `new String(bytes, UTF_8)` round trip: ill-formed sequences become U+FFFD.
+// False (out untouched) when `s` is already valid UTF-8.
+bool ReplaceInvalidUtf8(std::string_view s, std::string* out) {
+  size_t i = 0;
+  size_t bad = 0;
+  while (i < s.size()) {
+    const size_t n = Utf8SequenceAt(s, i, &bad);
+    if (n == 0) break;
+    i += n;
+  }
+  if (i == s.size()) return false;
+  out->assign(s.data(), i);
+  while (i < s.size()) {
+    const size_t n = Utf8SequenceAt(s, i, &bad);
+    if (n > 0) {
+      out->append(s.data() + i, n);
+      i += n;
+    } else {
+      out->append("\xEF\xBF\xBD");
+      i += bad;
+    }
+  }
+  return true;
+}
+
+// RegexStringComparator (JavaRegexEngine): Pattern.compile(expr, DOTALL) over the cell decoded
+// as UTF-8, and Matcher.find(): an unanchored search. PCRE2 in UTF mode matches code points as
+// Java does; ill-formed bytes are replaced by U+FFFD first, as Java's decoder does, and
+// NEWLINE_ANY makes '$' honour Java's line terminators (\n, \r, \r\n, U+0085, U+2028/9).
+class RegexStringComparator : public Comparator {
+ public:
+  RegexStringComparator(std::string expr, pcre2_code* code) : expr_(std::move(expr)), code_(code) {}
+  Kind kind() const override { return Kind::kRegexString; }
+  int CompareTo(std::string_view cell) const override {
+    // One small match block per thread: we only need "matched or not", and PCRE2 fills in as
+    // many offsets as fit.
+    thread_local std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data*)> match_data(
+        pcre2_match_data_create(1, nullptr), pcre2_match_data_free);
+    thread_local std::string replaced;
+    if (ReplaceInvalidUtf8(cell, &replaced)) cell = replaced;
+    const auto subject = reinterpret_cast<PCRE2_SPTR>(cell.data());
+    int rc = pcre2_match(code_.get(), subject, cell.size(), 0, PCRE2_NO_UTF_CHECK,
+                         match_data.get(), nullptr);
+    if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
+      rc = pcre2_match(code_.get(), subject, cell.size(), 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT,
+                       match_data.get(), nullptr);
+    }
+    return rc >= 0 ? 0 : 1;  // no match, or a match/depth limit: "does not match"
+  }
+  std::string ToString() const override { return "regexstring:" + expr_; }
+
+ private:
+  const std::string expr_;
+  std::unique_ptr<pcre2_code, CodeDeleter> code_;
+};
+
+std::shared_ptr<const Comparator> MakeRegex(std::string expr, std::string* error) {
+  // ParseFilter decodes the pattern bytes as UTF-8 too.
+  std::string pattern;
+  if (!ReplaceInvalidUtf8(expr, &pattern)) pattern = expr;
+  pcre2_compile_context* ctx = pcre2_compile_context_create(nullptr);
+  pcre2_set_newline(ctx, PCRE2_NEWLINE_ANY);
+  int error_code = 0;
+  PCRE2_SIZE error_offset = 0;
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+                                   PCRE2_DOTALL | PCRE2_UTF, &error_code, &error_offset, ctx);
+  pcre2_compile_context_free(ctx);
+  if (code == nullptr) {
+    PCRE2_UCHAR buffer[256];
+    pcre2_get_error_message(error_code, buffer, sizeof(buffer));
+    *error = "invalid regular expression '" + expr + "' at offset " +
+             std::to_string(error_offset) + ": " + reinterpret_cast<const char*>(buffer);
+    return nullptr;
+  }
+  pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // best effort; the interpreter is the fallback
+  return std::make_shared<RegexStringComparator>(std::move(expr), code);
+}
+
+}  // namespace
+
+bool ParseCompareOp(std::string_view text, CompareOp* op) {
+  if (text == "<") *op = CompareOp::kLess;
+  else if (text == "<=") *op = CompareOp::kLessOrEqual;
+  else if (text == "=") *op = CompareOp::kEqual;
+  else if (text == "!=") *op = CompareOp::kNotEqual;
+  else if (text == ">=") *op = CompareOp::kGreaterOrEqual;
+  else if (text == ">") *op = CompareOp::kGreater;
+  else return false;
+  return true;
+}
+
+const char* CompareOpName(CompareOp op) {
+  switch (op) {
+    case CompareOp::kLess: return "LESS";
+    case CompareOp::kLessOrEqual: return "LESS_OR_EQUAL";
+    case CompareOp::kEqual: return "EQUAL";
+    case CompareOp::kNotEqual: return "NOT_EQUAL";
+    case CompareOp::kGreaterOrEqual: return "GREATER_OR_EQUAL";
+    case CompareOp::kGreater: return "GREATER";
+  }
+  return "?";
+}
+
+std::shared_ptr<const Comparator> MakeComparator(std::string_view spec, std::string* error) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string_view::npos) {
+    *error = "Incorrect comparator";
+    return nullptr;
+  }
+  const std::string_view type = spec.substr(0, colon);
+  std::string value(spec.substr(colon + 1));
+  if (type == "binary") return std::make_shared<BinaryComparator>(std::move(value));
+  if (type == "binaryprefix") return std::make_shared<BinaryPrefixComparator>(std::move(value));
+  if (type == "regexstring") return MakeRegex(std::move(value), error);
+  if (type == "substring") return std::make_shared<SubstringComparator>(std::move(value));
+  *error = "Incorrect comparatorType";
+  return nullptr;
+}
+
+bool CompareFiltersOut(CompareOp op, int r) {
+  switch (op) {
+    case CompareOp::kLess: return r <= 0;
+    case CompareOp::kLessOrEqual: return r < 0;
+    case CompareOp::kEqual: return r != 0;
+    case CompareOp::kNotEqual: return r == 0;
+    case CompareOp::kGreaterOrEqual: return r > 0;
+    case CompareOp::kGreater: return r >= 0;
+  }
+  return true;
+}
+
+}  // namespace hbemu::storage

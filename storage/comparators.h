@@ -1,0 +1,39 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace hbemu::storage {
+
+// HBase's CompareOperator, as the filter language spells it (HBASE_SEMANTICS.md 5.1).
+enum class CompareOp { kLess, kLessOrEqual, kEqual, kNotEqual, kGreaterOrEqual, kGreater };
+
+// "<", "<=", "=", "!=", ">=", ">" -> the operator. False for anything else.
+bool ParseCompareOp(std::string_view text, CompareOp* op);
+const char* CompareOpName(CompareOp op);  // LESS, LESS_OR_EQUAL, ...
+
+// A ByteArrayComparable: compares its own operand with a cell's bytes. Immutable and
+// thread-safe once built, so one instance is shared by every scan of a parsed filter.
+class Comparator {
+ public:
+  enum class Kind { kBinary, kBinaryPrefix, kRegexString, kSubstring };
+  virtual ~Comparator() = default;
+  virtual Kind kind() const = 0;
+  // HBase's compareTo(cell bytes): negative, zero or positive as the comparator's operand
+  // sorts before, equal to or after `cell` (binary kinds); 0 for "matches", 1 otherwise
+  // (regex and substring).
+  virtual int CompareTo(std::string_view cell) const = 0;
+  // "binary:abc" etc., for descriptions and tests.
+  virtual std::string ToString() const = 0;
+};
+
+// Builds a comparator from the unquoted filter-language argument "type:value" (split at the
+// first ':'). InvalidArgument-style failures return nullptr with *error set.
+std::shared_ptr<const Comparator> MakeComparator(std::string_view spec, std::string* error);
+
+// CompareFilter.compare: true when a cell whose comparison gave `compare_result` is filtered
+// OUT. With the comparator's operand first, `cell op operand` holds exactly when this is false.
+bool CompareFiltersOut(CompareOp op, int compare_result);
+
+}  // namespace hbemu::storage

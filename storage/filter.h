@@ -1,0 +1,162 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/cell.h"
+
+namespace hbemu::storage {
+
+// A cell as a filter sees it while the row is being read: views into the storage iterator's
+// current entry, valid only during the call.
+struct CellView {
+  std::string_view row;
+  std::string_view family;
+  std::string_view qualifier;
+  int64_t timestamp = 0;
+  std::string_view value;
+};
+
+// HBase's Filter.ReturnCode: what to do with the cell and where the read goes next.
+enum class FilterCode {
+  kInclude,
+  kIncludeAndNextCol,     // include, then the rest of this column is skipped
+  kIncludeAndSeekNextRow, // include, then the rest of this family in this row is skipped
+  kSkip,                  // not this cell
+  kNextCol,               // not this cell nor the rest of its column
+  kNextRow,               // not this cell nor the rest of its family in this row (HBase seeks
+                          // one store, i.e. one family, to the next row)
+  kSeekNextUsingHint,     // not this cell; skip to NextCellHint()
+};
+
+// HBase's Filter contract (org.apache.hadoop.hbase.filter.Filter), driven by the read path in
+// HBase's order for every row (HBASE_SEMANTICS.md 1.6, 5):
+//   FilterAllRemaining? -> FilterRowKey -> FilterCell per cell that survives deletes, time
+//   range, column selection and version checks (TransformCell on included ones) ->
+//   FilterRowCells / FilterRow -> Reset.
+//
+// A parsed filter is an immutable prototype shared by every read; each scan or get calls
+// Clone() for its own instance with fresh state (PageFilter counts rows per scan). Instances
+// are not thread-safe.
+class Filter {
+ public:
+  virtual ~Filter() = default;
+  // A copy of the configuration with all state as new.
+  virtual std::unique_ptr<Filter> Clone() const = 0;
+
+  // Called between rows.
+  virtual void Reset() {}
+  // True once nothing more can pass: the scan ends.
+  virtual bool FilterAllRemaining() const { return false; }
+  // True to drop the whole row, before its cells are read.
+  virtual bool FilterRowKey(std::string_view /*row*/) { return FilterAllRemaining(); }
+  virtual FilterCode FilterCell(const CellView& cell) = 0;
+  // May rewrite an included cell (KeyOnlyFilter).
+  virtual void TransformCell(Cell*) const {}
+  // Row-level hooks; only consulted when HasFilterRow() (FilterRow also for filters without
+  // it, as HBase's RegionScanner does).
+  virtual void FilterRowCells(std::vector<Cell>*) {}
+  virtual bool FilterRow() { return false; }
+  virtual bool HasFilterRow() const { return false; }
+  // After kSeekNextUsingHint: the first (family, qualifier) worth reading in this row.
+  virtual bool NextCellHint(const CellView&, std::string* /*family*/,
+                            std::string* /*qualifier*/) const {
+    return false;
+  }
+  // Reversed scans tell row-key filters which way "past the end" is.
+  virtual void SetReversed(bool reversed) { reversed_ = reversed; }
+  // A canonical description, e.g. "AND(PrefixFilter('a'), PageFilter(2))" (tests, logs).
+  virtual std::string ToString() const = 0;
+
+ protected:
+  bool reversed_ = false;
+};
+
+// FilterList MUST_PASS_ALL (AND) / MUST_PASS_ONE (OR), with FilterListWithAND/OR's rules:
+// AND shows a cell to sub-filters in order until one does not include it; OR shows it to
+// every sub-filter still active, remembering per sub-filter a NEXT_COL/NEXT_ROW/hint answer
+// for the rest of that column/family.
+class FilterList : public Filter {
+ public:
+  enum class Op { kAnd, kOr };
+  FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters);
+
+  std::unique_ptr<Filter> Clone() const override;
+  void Reset() override;
+  bool FilterAllRemaining() const override;
+  bool FilterRowKey(std::string_view row) override;
+  FilterCode FilterCell(const CellView& cell) override;
+  void TransformCell(Cell* cell) const override;
+  void FilterRowCells(std::vector<Cell>* cells) override;
+  bool FilterRow() override;
+  bool HasFilterRow() const override;
+  bool NextCellHint(const CellView& cell, std::string* family,
+                    std::string* qualifier) const override;
+  void SetReversed(bool reversed) override;
+  std::string ToString() const override;
+
+  Op op() const { return op_; }
+  const std::vector<std::unique_ptr<Filter>>& filters() const { return filters_; }
+
+ private:
+  FilterCode FilterCellAnd(const CellView& cell);
+  FilterCode FilterCellOr(const CellView& cell);
+
+  struct Prev {  // OR: the sub-filter's last answer, while it still covers later cells
+    bool set = false;
+    FilterCode code = FilterCode::kInclude;
+    std::string family, qualifier;
+    std::string hint_family, hint_qualifier;
+    bool has_hint = false;
+  };
+
+  const Op op_;
+  std::vector<std::unique_ptr<Filter>> filters_;
+  std::vector<Prev> prev_;
+  std::vector<bool> included_;   // OR: which sub-filters included the current cell
+  std::vector<size_t> hinting_;  // AND: sub-filters that answered with a hint
+};
+
+// SKIP x: the row is dropped when x answers anything but a plain include for any cell it sees.
+class SkipFilter : public Filter {
+ public:
+  explicit SkipFilter(std::unique_ptr<Filter> inner) : inner_(std::move(inner)) {}
+  std::unique_ptr<Filter> Clone() const override;
+  void Reset() override;
+  bool FilterRowKey(std::string_view) override { return false; }
+  FilterCode FilterCell(const CellView& cell) override;
+  void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
+  bool FilterRow() override { return filter_row_; }
+  bool HasFilterRow() const override { return true; }
+  void SetReversed(bool reversed) override;
+  std::string ToString() const override;
+
+ private:
+  std::unique_ptr<Filter> inner_;
+  bool filter_row_ = false;
+};
+
+// WHILE x: the whole scan ends as soon as x rejects a row key, a cell, or a row.
+class WhileMatchFilter : public Filter {
+ public:
+  explicit WhileMatchFilter(std::unique_ptr<Filter> inner) : inner_(std::move(inner)) {}
+  std::unique_ptr<Filter> Clone() const override;
+  void Reset() override { inner_->Reset(); }
+  bool FilterAllRemaining() const override { return done_ || inner_->FilterAllRemaining(); }
+  bool FilterRowKey(std::string_view row) override;
+  FilterCode FilterCell(const CellView& cell) override;
+  void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
+  bool FilterRow() override;
+  bool HasFilterRow() const override { return true; }
+  void SetReversed(bool reversed) override;
+  std::string ToString() const override;
+
+ private:
+  std::unique_ptr<Filter> inner_;
+  bool done_ = false;
+};
+
+}  // namespace hbemu::storage

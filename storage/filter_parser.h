@@ -1,0 +1,22 @@
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "storage/filter.h"
+#include "storage/status.h"
+
+namespace hbemu::storage {
+
+// Parses HBase's filter language (Thrift TScan.filterString; HBASE_SEMANTICS.md 5.1-5.5) into
+// an immutable filter prototype; each read Clone()s its own stateful instance from it.
+//
+// Follows ParseFilter's byte-level operator-precedence parser, quirks included: keywords are
+// recognised only next to a space or parenthesis, AND binds tighter than OR, SKIP/WHILE bind to
+// the next operand, a chain of one operator becomes one list, and a pending higher-precedence
+// operator inside parentheses ("(A OR B AND C)") fails as "Mismatched parenthesis".
+// Every failure is InvalidArgument carrying HBase's IllegalArgumentException message; HBase
+// clients see it as TApplicationException. A pure function; thread-safe.
+Status ParseFilterString(std::string_view text, std::shared_ptr<const Filter>* out);
+
+}  // namespace hbemu::storage
