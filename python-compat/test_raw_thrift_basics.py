@@ -743,9 +743,9 @@ def test_table_names_default_namespace_and_missing_namespace(raw_client):
 def test_idle_scanner_expires_after_scanner_timeout_but_a_busy_one_does_not(server_factory):
     from hbase import Hbase
 
-    # Touches every 0.2 s against a 2 s timeout: a 10x margin, so a loaded machine cannot make
-    # the busy scanner look idle; the idle one is untouched for 3 s.
-    server = server_factory(flags=["--scanner-timeout-ms", "2000"])
+    # Touches every 0.2 s against a 3 s timeout: a 15x margin, so a loaded machine cannot make
+    # the busy scanner look idle; the idle one is untouched for 4.4 s.
+    server = server_factory(flags=["--scanner-timeout-ms", "3000"])
     client, transport = hbcompat.open_raw_client(server.host, server.port, Hbase)
     try:
         client.createTable(b"t", [ColumnDescriptor(name=b"f:")])
@@ -754,10 +754,10 @@ def test_idle_scanner_expires_after_scanner_timeout_but_a_busy_one_does_not(serv
         idle = client.scannerOpen(b"t", b"", [], NO_ATTRS)
         busy = client.scannerOpen(b"t", b"", [], NO_ATTRS)
         seen = []
-        for _ in range(15):  # 15 x 0.2 s = 3 s, well past the timeout, touching `busy` each time
+        for _ in range(20):  # 20 x 0.22 s = 4.4 s, well past the timeout, touching `busy` each time
             seen += [r.row for r in client.scannerGet(busy)]
-            time.sleep(0.2)
-        assert seen == [b"r%02d" % i for i in range(15)]
+            time.sleep(0.22)
+        assert seen == [b"r%02d" % i for i in range(20)]
         with pytest.raises(IllegalArgument):
             client.scannerGet(idle)
         client.scannerClose(busy)
