@@ -8,7 +8,7 @@
 //   - raw LevelDB (WriteBatch of 1,000 cells, iterator) over the very keys and values the
 //     emulator stores (storage/key_format.h), in memory or on disk like the server under test.
 //
-// Usage: hbase_bench [--quick] [--server PATH] [--no-growth] [--no-disk]
+// Usage: hbase_bench [--quick] [--no-growth] [--no-disk] [--cells N] [--server PATH]
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -776,6 +776,7 @@ int main(int argc, char** argv) {
   signal(SIGPIPE, SIG_IGN);
   Options o;
   o.server = DefaultServerPath();
+  uint64_t cells_override = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--quick") {
@@ -784,10 +785,14 @@ int main(int argc, char** argv) {
       o.growth = false;
     } else if (a == "--no-disk") {
       o.disk = false;
+    } else if (a == "--cells" && i + 1 < argc) {
+      cells_override = std::strtoull(argv[++i], nullptr, 10);
     } else if (a == "--server" && i + 1 < argc) {
       o.server = argv[++i];
     } else {
-      fprintf(stderr, "usage: %s [--quick] [--no-growth] [--no-disk] [--server PATH]\n", argv[0]);
+      fprintf(stderr,
+              "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--server PATH]\n",
+              argv[0]);
       return 2;
     }
   }
@@ -798,6 +803,7 @@ int main(int argc, char** argv) {
     o.salted_rows = 64000;
     o.growth = false;
   }
+  if (cells_override > 0) o.cells = cells_override;
   RaiseFileLimit();
   rlimit rl;
   getrlimit(RLIMIT_NOFILE, &rl);
