@@ -344,6 +344,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     reply->getBuffer(&bytes, &size);
     size_t header = format_.framed ? kFrameHeaderBytes : 0;
     if (size <= header) return nullptr;  // oneway: no reply at all
+    // The message type sits at a fixed offset, so an ordinary reply is let through unparsed.
+    const uint8_t* message = bytes + header;
+    const size_t length = size - header;
+    if (format_.protocol == WireProtocol::kBinary && length >= 4 && message[0] == 0x80 &&
+        message[1] == 0x01 && message[3] != apache::thrift::protocol::T_EXCEPTION) {
+      return nullptr;
+    }
+    if (format_.protocol == WireProtocol::kCompact && length >= 2 && message[0] == 0x82 &&
+        ((message[1] >> 5) & 0x07) != apache::thrift::protocol::T_EXCEPTION) {
+      return nullptr;
+    }
     std::string method;
     int32_t seqid = 0;
     TApplicationException original;
