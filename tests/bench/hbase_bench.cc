@@ -8,7 +8,10 @@
 //   - raw LevelDB (WriteBatch of 1,000 cells, iterator) over the very keys and values the
 //     emulator stores (storage/key_format.h), in memory or on disk like the server under test.
 //
-// Usage: hbase_bench [--quick] [--no-growth] [--no-disk] [--cells N] [--server PATH]
+// Usage: hbase_bench [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]
+//                    [--server PATH]
+// --cells, --rounds and --seconds override the mode's data size, server/reference alternations
+// (best of each kept) and seconds per timed run.
 
 #include <signal.h>
 #include <sys/resource.h>
@@ -777,6 +780,8 @@ int main(int argc, char** argv) {
   Options o;
   o.server = DefaultServerPath();
   uint64_t cells_override = 0;
+  int rounds_override = 0;
+  double seconds_override = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--quick") {
@@ -785,13 +790,18 @@ int main(int argc, char** argv) {
       o.growth = false;
     } else if (a == "--no-disk") {
       o.disk = false;
+    } else if (a == "--rounds" && i + 1 < argc) {
+      rounds_override = std::atoi(argv[++i]);
+    } else if (a == "--seconds" && i + 1 < argc) {
+      seconds_override = std::atof(argv[++i]);
     } else if (a == "--cells" && i + 1 < argc) {
       cells_override = std::strtoull(argv[++i], nullptr, 10);
     } else if (a == "--server" && i + 1 < argc) {
       o.server = argv[++i];
     } else {
       fprintf(stderr,
-              "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--server PATH]\n",
+              "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]"
+              " [--server PATH]\n",
               argv[0]);
       return 2;
     }
@@ -804,6 +814,8 @@ int main(int argc, char** argv) {
     o.growth = false;
   }
   if (cells_override > 0) o.cells = cells_override;
+  if (rounds_override > 0) o.rounds = rounds_override;
+  if (seconds_override > 0) o.seconds = seconds_override;
   RaiseFileLimit();
   rlimit rl;
   getrlimit(RLIMIT_NOFILE, &rl);
