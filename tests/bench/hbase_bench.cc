@@ -362,6 +362,13 @@ class NullServer {
         processor, std::make_shared<TServerSocket>("127.0.0.1", port_),
         std::make_shared<TBufferedTransportFactory>(), std::make_shared<TBinaryProtocolFactory>());
     thread_ = std::thread([this] { server_->serve(); });
+    // libthrift reports every refused connect on stderr; quiet while polling for readiness.
+    apache::thrift::GlobalOutput.setOutputFunction([](const char*) {});
+    struct Restore {
+      ~Restore() {
+        apache::thrift::GlobalOutput.setOutputFunction(apache::thrift::TOutput::errorTimeWrapper);
+      }
+    } restore;
     for (int i = 0; i < 500; ++i) {  // wait until it accepts
       try {
         Client c(port_);
