@@ -1,6 +1,7 @@
 #include "server/thrift_server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -49,6 +50,8 @@ constexpr size_t kMinReadSpace = 64 * 1024;
 constexpr size_t kKeepBufferBytes = 8 * 1024 * 1024;
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
+constexpr auto kStandbyPoll = std::chrono::milliseconds(1);
+constexpr auto kStandbyStint = std::chrono::milliseconds(50);
 
 // How one connection frames and encodes messages. It is per connection rather than per server so
 // that a later change can choose it from the first bytes a client sends.
@@ -109,6 +112,11 @@ struct ServerCore {
   std::shared_ptr<TProcessor> processor;
   std::shared_ptr<TConfiguration> thrift_config;
   asio::io_context io;
+
+  // Calls running now, and calls finished so far: standby threads read them to tell a loop that
+  // is stuck in a long call from a busy one.
+  std::atomic<int> calls_running{0};
+  std::atomic<uint64_t> calls_finished{0};
 
   // Guards the set; live_cv tells Stop() when it empties.
   std::mutex mu;
@@ -291,6 +299,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     busy_ = true;
     consumed_ = consumed;
     want_ = 1;
+    core_->calls_running.fetch_add(1, std::memory_order_relaxed);
     RunCall(buffer_.data() + offset, length);
   }
 
@@ -320,6 +329,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
         WriteBigEndian32(size - static_cast<uint32_t>(kFrameHeaderBytes), bytes);
       }
     }
+    core_->calls_finished.fetch_add(1, std::memory_order_relaxed);
+    core_->calls_running.fetch_sub(1, std::memory_order_relaxed);
     OnCallDone(out, error);
   }
 
@@ -495,7 +506,8 @@ class ThriftServer::Impl {
                       : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
     work_guard_.emplace(core_.io.get_executor());
     asio::post(accept_strand_, [this] { Accept(); });
-    for (int i = 0; i < workers; ++i) io_threads_.emplace_back([this] { RunLoop(); });
+    io_threads_.emplace_back([this] { RunLoop(); });
+    for (int i = 1; i < workers; ++i) io_threads_.emplace_back([this] { RunStandby(); });
     started_ = true;
     LOG(INFO) << "[thrift_server] listening on " << endpoint.address().to_string() << ":"
               << port_ << " (" << (config.framed ? "framed" : "buffered") << ", "
@@ -524,6 +536,7 @@ class ThriftServer::Impl {
     // Calls not yet started are dropped; a call still running is waited for, since a thread
     // cannot be abandoned safely.
     work_guard_.reset();
+    standby_stop_ = true;
     core_.io.stop();
     for (std::thread& t : io_threads_) t.join();
     // No thread runs the loop any more, so what is left can be closed from here.
@@ -549,6 +562,36 @@ class ThriftServer::Impl {
       } catch (const std::exception& e) {
         LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
       }
+    }
+  }
+
+  // One thread runs the loop and the calls inline: on a small machine, handing the loop from
+  // thread to thread on every call costs more than a point read. The other threads stand by and
+  // join the loop only while every thread in it has been inside the same calls for a whole
+  // kStandbyPoll, so a long call (a big scan, a slow disk) never stalls the other connections for
+  // longer than about that.
+  void RunStandby() {
+    uint64_t finished = core_.calls_finished.load(std::memory_order_relaxed);
+    while (!standby_stop_) {
+      std::this_thread::sleep_for(kStandbyPoll);
+      const uint64_t now_finished = core_.calls_finished.load(std::memory_order_relaxed);
+      const bool stuck = core_.calls_running.load(std::memory_order_relaxed) >=
+                             loop_threads_.load(std::memory_order_relaxed) &&
+                         now_finished == finished;
+      finished = now_finished;
+      if (!stuck) continue;
+      loop_threads_.fetch_add(1, std::memory_order_relaxed);
+      try {
+        // Long enough to amortise joining, short enough to step back once the loop is free.
+        core_.io.run_for(kStandbyStint);
+      } catch (const std::exception& e) {
+        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
+      }
+      loop_threads_.fetch_sub(1, std::memory_order_relaxed);
+      // Leaving run_for can leave the reactor task queued with nobody told: the main loop thread
+      // may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
+      asio::post(core_.io, [] {});
+      finished = core_.calls_finished.load(std::memory_order_relaxed);
     }
   }
 
@@ -601,6 +644,8 @@ class ThriftServer::Impl {
   bool stopping_ = false;  // accept_strand_ only
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard_;
   std::vector<std::thread> io_threads_;
+  std::atomic<bool> standby_stop_{false};
+  std::atomic<int> loop_threads_{1};  // the main loop thread plus standby threads in the loop
   uint16_t port_ = 0;
   bool started_ = false;
   bool stopped_ = false;
