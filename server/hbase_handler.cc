@@ -344,8 +344,8 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
     if (!put.mutations.empty()) puts.push_back(std::move(put));
     if (!del.mutations.empty()) deletes.push_back(std::move(del));
   }
-  for (const RowMutation& m : puts) ThrowIfError(store_->Mutate(table, m), kIllegalArgument);
-  for (const RowMutation& m : deletes) ThrowIfError(store_->Mutate(table, m), kIllegalArgument);
+  ThrowIfError(store_->MutateRows(table, puts), kIllegalArgument);
+  ThrowIfError(store_->MutateRows(table, deletes), kIllegalArgument);
 }
 
 void HbaseHandler::mutateRows(const std::string& tableName,

@@ -1,6 +1,7 @@
 #include "server/thrift_server.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -13,12 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <glog/logging.h>
 #include <thrift/TApplicationException.h>
@@ -48,6 +50,8 @@ constexpr size_t kMinReadSpace = 64 * 1024;
 constexpr size_t kKeepBufferBytes = 8 * 1024 * 1024;
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
+constexpr auto kStandbyPoll = std::chrono::milliseconds(1);
+constexpr auto kStandbyStint = std::chrono::milliseconds(50);
 
 // How one connection frames and encodes messages. It is per connection rather than per server so
 // that a later change can choose it from the first bytes a client sends.
@@ -99,53 +103,68 @@ std::string MismatchHint(const WireFormat& format, const uint8_t* p, size_t n) {
 
 class Connection;
 
-// What connections share: settings, the processor, the event loop and the worker pool.
-// Everything but the connection set is immutable while serving; the set is touched only on the
-// io_context thread.
+using Strand = asio::strand<asio::io_context::executor_type>;
+
+// What connections share: settings, the processor and the event loop, which several threads run.
+// Everything but the connection set is immutable while serving.
 struct ServerCore {
   ThriftServerConfig config;
   std::shared_ptr<TProcessor> processor;
   std::shared_ptr<TConfiguration> thrift_config;
   asio::io_context io;
-  std::unique_ptr<asio::thread_pool> workers;
 
-  // io thread only.
-  std::unordered_set<std::shared_ptr<Connection>> connections;
-  bool stopping = false;
+  // Calls running now, and calls finished so far: standby threads read them to tell a loop that
+  // is stuck in a long call from a busy one.
+  std::atomic<int> calls_running{0};
+  std::atomic<uint64_t> calls_finished{0};
 
-  // Lets Stop() wait for the io thread to drain connections.
-  std::mutex live_mu;
+  // Guards the set; live_cv tells Stop() when it empties.
+  std::mutex mu;
   std::condition_variable live_cv;
-  size_t live = 0;
+  std::unordered_set<std::shared_ptr<Connection>> connections;
 
   void Add(std::shared_ptr<Connection> conn);
   void Remove(const std::shared_ptr<Connection>& conn);
 };
 
-// One client socket. Lives on the io_context thread except for RunCall, which a worker runs
-// while the connection is busy_; during that time the io thread neither reads into nor moves
-// buffer_, so the worker can parse the message in place.
+// One client socket. Everything it does runs on its own strand, so its state needs no lock. A
+// call runs on the event-loop thread that read its last bytes (no hand-off to another thread,
+// which on a small machine costs more than a point read); while it runs, the other threads of
+// the loop serve every other connection.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(ServerCore* core, tcp::socket socket, WireFormat format)
-      : core_(core), socket_(std::move(socket)), format_(format), buffer_(kMinReadSpace) {
+      : core_(core),
+        strand_(asio::make_strand(core->io)),
+        socket_(std::move(socket)),
+        format_(format),
+        buffer_(kMinReadSpace) {
     boost::system::error_code ec;
     auto endpoint = socket_.remote_endpoint(ec);
     peer_ = ec ? std::string("unknown peer")
                : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
   }
 
+  // Any thread.
   void Start() {
-    VLOG(1) << "[thrift_server] connection from " << peer_;
-    ProcessBuffered();
+    auto self = shared_from_this();
+    asio::post(strand_, [self] {
+      VLOG(1) << "[thrift_server] connection from " << self->peer_;
+      self->ProcessBuffered();
+    });
   }
 
-  // The server is stopping: an idle connection closes now, a busy one after its reply.
+  // Any thread. The server is stopping: an idle connection closes now, a busy one after its
+  // reply.
   void OnServerStopping() {
-    close_after_reply_ = true;
-    if (!busy_) Close();
+    auto self = shared_from_this();
+    asio::post(strand_, [self] {
+      self->close_after_reply_ = true;
+      if (!self->busy_) self->Close();
+    });
   }
 
+  // On the strand, or once no thread runs the event loop.
   void Close() {
     if (closed_) return;
     closed_ = true;
@@ -230,7 +249,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto self = shared_from_this();
     socket_.async_read_some(
         asio::buffer(buffer_.data() + end_, buffer_.size() - end_),
-        [self](const boost::system::error_code& ec, size_t n) { self->OnRead(ec, n); });
+        asio::bind_executor(strand_, [self](const boost::system::error_code& ec, size_t n) {
+          self->OnRead(ec, n);
+        }));
   }
 
   // Makes room for at least the rest of want_ (so a large message arrives without repeated
@@ -278,12 +299,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
     busy_ = true;
     consumed_ = consumed;
     want_ = 1;
-    auto self = shared_from_this();
-    const uint8_t* message = buffer_.data() + offset;
-    asio::post(*core_->workers, [self, message, length] { self->RunCall(message, length); });
+    core_->calls_running.fetch_add(1, std::memory_order_relaxed);
+    RunCall(buffer_.data() + offset, length);
   }
 
-  // Worker thread. Touches only immutable state and the message bytes.
   void RunCall(const uint8_t* message, size_t length) {
     auto in = std::make_shared<TMemoryBuffer>(const_cast<uint8_t*>(message),
                                               static_cast<uint32_t>(length),
@@ -310,8 +329,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
         WriteBigEndian32(size - static_cast<uint32_t>(kFrameHeaderBytes), bytes);
       }
     }
-    auto self = shared_from_this();
-    asio::post(core_->io, [self, out, error = std::move(error)] { self->OnCallDone(out, error); });
+    core_->calls_finished.fetch_add(1, std::memory_order_relaxed);
+    core_->calls_running.fetch_sub(1, std::memory_order_relaxed);
+    OnCallDone(out, error);
   }
 
   std::shared_ptr<TMemoryBuffer> NewReplyBuffer() const {
@@ -335,6 +355,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
     reply->getBuffer(&bytes, &size);
     size_t header = format_.framed ? kFrameHeaderBytes : 0;
     if (size <= header) return nullptr;  // oneway: no reply at all
+    // The message type sits at a fixed offset, so an ordinary reply is let through unparsed.
+    const uint8_t* message = bytes + header;
+    const size_t length = size - header;
+    if (format_.protocol == WireProtocol::kBinary && length >= 4 && message[0] == 0x80 &&
+        message[1] == 0x01 && message[3] != apache::thrift::protocol::T_EXCEPTION) {
+      return nullptr;
+    }
+    if (format_.protocol == WireProtocol::kCompact && length >= 2 && message[0] == 0x82 &&
+        ((message[1] >> 5) & 0x07) != apache::thrift::protocol::T_EXCEPTION) {
+      return nullptr;
+    }
     std::string method;
     int32_t seqid = 0;
     TApplicationException original;
@@ -373,15 +404,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     uint8_t* bytes;
     uint32_t size;
     reply->getBuffer(&bytes, &size);
+    auto self = shared_from_this();
     if (size <= (format_.framed ? kFrameHeaderBytes : 0)) {
-      OnWritten({});
+      asio::post(strand_, [self] { self->OnWritten({}); });
       return;
     }
-    auto self = shared_from_this();
     asio::async_write(socket_, asio::buffer(bytes, size),
-                      [self, reply](const boost::system::error_code& ec, size_t) {
-                        self->OnWritten(ec);
-                      });
+                      asio::bind_executor(strand_, [self, reply](const boost::system::error_code& ec,
+                                                                 size_t) { self->OnWritten(ec); }));
   }
 
   void OnWritten(const boost::system::error_code& ec) {
@@ -396,6 +426,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   ServerCore* const core_;
+  Strand strand_;
   tcp::socket socket_;
   const WireFormat format_;
   std::string peer_;
@@ -409,21 +440,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Bytes the running call will consume once its reply is out (frame header included).
   size_t consumed_ = 0;
 
-  bool busy_ = false;  // a call is on a worker or its reply is being written
+  bool busy_ = false;  // a call is running or its reply is being written
   bool closed_ = false;
   bool close_after_reply_ = false;
 };
 
 void ServerCore::Add(std::shared_ptr<Connection> conn) {
+  std::lock_guard<std::mutex> lock(mu);
   connections.insert(std::move(conn));
-  std::lock_guard<std::mutex> lock(live_mu);
-  live = connections.size();
 }
 
 void ServerCore::Remove(const std::shared_ptr<Connection>& conn) {
+  std::lock_guard<std::mutex> lock(mu);
   connections.erase(conn);
-  std::lock_guard<std::mutex> lock(live_mu);
-  live = connections.size();
   live_cv.notify_all();
 }
 
@@ -475,14 +504,14 @@ class ThriftServer::Impl {
     int workers = config.worker_threads > 0
                       ? config.worker_threads
                       : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-    core_.workers = std::make_unique<asio::thread_pool>(workers);
     work_guard_.emplace(core_.io.get_executor());
-    Accept();
-    io_thread_ = std::thread([this] { RunLoop(); });
+    asio::post(accept_strand_, [this] { Accept(); });
+    io_threads_.emplace_back([this] { RunLoop(); });
+    for (int i = 1; i < workers; ++i) io_threads_.emplace_back([this] { RunStandby(); });
     started_ = true;
     LOG(INFO) << "[thrift_server] listening on " << endpoint.address().to_string() << ":"
               << port_ << " (" << (config.framed ? "framed" : "buffered") << ", "
-              << (config.compact ? "compact" : "binary") << ", " << workers << " workers)";
+              << (config.compact ? "compact" : "binary") << ", " << workers << " threads)";
     return true;
   }
 
@@ -492,33 +521,35 @@ class ThriftServer::Impl {
     if (!started_ || stopped_) return;
     stopped_ = true;
     LOG(INFO) << "[thrift_server] stopping";
-    asio::post(core_.io, [this] { BeginStop(); });
+    std::promise<void> began;
+    asio::post(accept_strand_, [this, &began] {
+      BeginStop();
+      began.set_value();
+    });
+    began.get_future().wait();
     bool drained;
     {
-      std::unique_lock<std::mutex> lock(core_.live_mu);
-      // live is only ever lowered once stopping, so a stale 0 before BeginStop runs is harmless:
-      // connections that exist then are still counted.
-      drained = core_.live_cv.wait_for(lock, kStopGrace, [this] { return core_.live == 0; });
+      std::unique_lock<std::mutex> lock(core_.mu);
+      drained = core_.live_cv.wait_for(lock, kStopGrace,
+                                       [this] { return core_.connections.empty(); });
     }
-    std::promise<size_t> closed;
-    asio::post(core_.io, [this, &closed] {
-      size_t left = core_.connections.size();
-      auto remaining = core_.connections;
-      for (const auto& conn : remaining) conn->Close();
-      closed.set_value(left);
-    });
-    size_t forced = closed.get_future().get();
-    if (!drained || forced > 0) {
-      LOG(WARNING) << "[thrift_server] " << forced << " connection(s) still busy after "
-                   << kStopGrace.count() << " s; closed without their replies";
-    }
-    work_guard_.reset();
-    core_.io.stop();
-    io_thread_.join();
     // Calls not yet started are dropped; a call still running is waited for, since a thread
     // cannot be abandoned safely.
-    core_.workers->stop();
-    core_.workers->join();
+    work_guard_.reset();
+    standby_stop_ = true;
+    core_.io.stop();
+    for (std::thread& t : io_threads_) t.join();
+    // No thread runs the loop any more, so what is left can be closed from here.
+    std::vector<std::shared_ptr<Connection>> remaining;
+    {
+      std::lock_guard<std::mutex> lock(core_.mu);
+      remaining.assign(core_.connections.begin(), core_.connections.end());
+    }
+    for (const auto& conn : remaining) conn->Close();
+    if (!drained || !remaining.empty()) {
+      LOG(WARNING) << "[thrift_server] " << remaining.size() << " connection(s) still busy after "
+                   << kStopGrace.count() << " s; closed without their replies";
+    }
     LOG(INFO) << "[thrift_server] stopped";
   }
 
@@ -534,16 +565,49 @@ class ThriftServer::Impl {
     }
   }
 
+  // One thread runs the loop and the calls inline: on a small machine, handing the loop from
+  // thread to thread on every call costs more than a point read. The other threads stand by and
+  // join the loop only while every thread in it has been inside the same calls for a whole
+  // kStandbyPoll, so a long call (a big scan, a slow disk) never stalls the other connections for
+  // longer than about that.
+  void RunStandby() {
+    uint64_t finished = core_.calls_finished.load(std::memory_order_relaxed);
+    while (!standby_stop_) {
+      std::this_thread::sleep_for(kStandbyPoll);
+      const uint64_t now_finished = core_.calls_finished.load(std::memory_order_relaxed);
+      const bool stuck = core_.calls_running.load(std::memory_order_relaxed) >=
+                             loop_threads_.load(std::memory_order_relaxed) &&
+                         now_finished == finished;
+      finished = now_finished;
+      if (!stuck) continue;
+      loop_threads_.fetch_add(1, std::memory_order_relaxed);
+      try {
+        // Long enough to amortise joining, short enough to step back once the loop is free.
+        core_.io.run_for(kStandbyStint);
+      } catch (const std::exception& e) {
+        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
+      }
+      loop_threads_.fetch_sub(1, std::memory_order_relaxed);
+      // Leaving run_for can leave the reactor task queued with nobody told: the main loop thread
+      // may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
+      asio::post(core_.io, [] {});
+      finished = core_.calls_finished.load(std::memory_order_relaxed);
+    }
+  }
+
+  // Acceptor work runs on accept_strand_.
   void Accept() {
-    acceptor_.async_accept([this](const boost::system::error_code& ec, tcp::socket socket) {
-      if (core_.stopping || ec == asio::error::operation_aborted) return;
+    acceptor_.async_accept(asio::bind_executor(accept_strand_, [this](
+        const boost::system::error_code& ec, tcp::socket socket) {
+      if (stopping_ || ec == asio::error::operation_aborted) return;
       if (ec) {
         // Usually out of file descriptors; retrying at once would spin.
         LOG(WARNING) << "[thrift_server] accept failed: " << ec.message();
         retry_timer_.expires_after(kAcceptRetryDelay);
-        retry_timer_.async_wait([this](const boost::system::error_code& timer_ec) {
-          if (!timer_ec && !core_.stopping) Accept();
-        });
+        retry_timer_.async_wait(
+            asio::bind_executor(accept_strand_, [this](const boost::system::error_code& timer_ec) {
+              if (!timer_ec && !stopping_) Accept();
+            }));
         return;
       }
       boost::system::error_code opt_ec;
@@ -555,25 +619,33 @@ class ThriftServer::Impl {
       core_.Add(conn);
       conn->Start();
       Accept();
-    });
+    }));
   }
 
-  // io thread.
+  // On accept_strand_.
   void BeginStop() {
-    core_.stopping = true;
+    stopping_ = true;
     boost::system::error_code ec;
     acceptor_.close(ec);
     retry_timer_.cancel();
-    auto connections = core_.connections;  // Close() erases from the set
+    std::vector<std::shared_ptr<Connection>> connections;
+    {
+      std::lock_guard<std::mutex> lock(core_.mu);
+      connections.assign(core_.connections.begin(), core_.connections.end());
+    }
     for (const auto& conn : connections) conn->OnServerStopping();
   }
 
   // Declared first so it is destroyed last: sockets and handlers refer to its io_context.
   ServerCore core_;
+  Strand accept_strand_{asio::make_strand(core_.io)};
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_{core_.io};
+  bool stopping_ = false;  // accept_strand_ only
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard_;
-  std::thread io_thread_;
+  std::vector<std::thread> io_threads_;
+  std::atomic<bool> standby_stop_{false};
+  std::atomic<int> loop_threads_{1};  // the main loop thread plus standby threads in the loop
   uint16_t port_ = 0;
   bool started_ = false;
   bool stopped_ = false;

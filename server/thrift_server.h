@@ -17,14 +17,17 @@ struct ThriftServerConfig {
   uint16_t port = 9090;  // 0 asks the kernel for a free port; see ThriftServer::port().
   bool framed = false;   // 4-byte big-endian length before each message (HBase -f)
   bool compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
-  int worker_threads = 0;  // threads running handler calls; 0 = max(2, cores)
+  int worker_threads = 0;  // threads for the event loop and calls; 0 = max(2, cores)
   // Largest message accepted; a bigger frame or message closes that connection with a log line.
   size_t max_message_bytes = 100u * 1024 * 1024;
 };
 
-// Serves one Thrift service over TCP. Boost.Asio owns sockets and framing; complete messages
-// are handed to the Thrift processor over in-memory buffers on a worker pool, so no thread is
-// held by an idle connection and the event loop never waits on storage.
+// Serves one Thrift service over TCP. Boost.Asio owns sockets and framing; a complete message
+// goes to the Thrift processor over an in-memory buffer on the event-loop thread that read it,
+// so a call costs no thread hand-off. The other worker_threads - 1 threads stand by and join the
+// loop whenever every thread in it has been inside the same calls for a millisecond, so a long
+// call stalls the other connections for about that long at most. No thread is held by an idle
+// connection.
 //
 // Each connection runs its calls strictly one at a time, in arrival order. Because every message
 // is parsed from its own fresh buffer, libthrift 0.17's cumulative per-connection byte budget

@@ -380,6 +380,41 @@ Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   return Write(&batch);
 }
 
+Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutation>& mutations) {
+  if (mutations.empty()) return Status::OK();  // as no Mutate call at all
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
+  std::vector<std::string_view> rows;
+  rows.reserve(mutations.size());
+  for (const RowMutation& m : mutations) rows.push_back(m.row);
+  auto locks = row_locks_->LockAll(table->id, rows);
+  const int64_t now = clock_->NowMillis();
+  leveldb::WriteBatch batch, row_batch;
+  bool pending = false;  // batch holds something
+  Status status;
+  for (const RowMutation& m : mutations) {
+    status = ValidateRow(m.row);
+    if (!status.ok()) break;
+    if (m.mutations.empty()) continue;
+    // A "delete latest version" reads the row, so it must see the rows written before it.
+    const bool reads = std::any_of(m.mutations.begin(), m.mutations.end(), [](const auto& c) {
+      return c.type == MutationType::kDeleteVersion;
+    });
+    if (reads && pending) {
+      HBEMU_RETURN_IF_ERROR(Write(&batch));
+      batch.Clear();
+      pending = false;
+    }
+    row_batch.Clear();
+    status = BuildBatch(*table, m, now, 0, &row_batch);
+    if (!status.ok()) break;  // none of this row
+    batch.Append(row_batch);
+    pending = true;
+  }
+  if (pending) HBEMU_RETURN_IF_ERROR(Write(&batch));
+  return status;
+}
+
 Status Store::Increment(std::string_view table_name, std::string_view row,
                         const std::vector<ColumnIncrement>& increments,
                         std::vector<Cell>* result) {

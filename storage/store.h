@@ -98,6 +98,10 @@ class Store {
 
   // ---- Data. All need an existing, enabled table.
   Status Mutate(std::string_view table, const RowMutation& mutation);
+  // The same as calling Mutate for each element in order, stopping at the first failure (rows
+  // before it stay applied), but with one LevelDB write for the whole run and one server time
+  // for every row (as HBase gives one "now" to a batch).
+  Status MutateRows(std::string_view table, const std::vector<RowMutation>& mutations);
   // result->cells is empty when nothing is visible.
   Status Get(std::string_view table, std::string_view row, const ReadSpec& spec,
              RowResult* result) const;

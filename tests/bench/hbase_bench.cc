@@ -1,0 +1,875 @@
+// hbase_bench: drives the built hbase-emulator over real sockets and prints each figure next to
+// a reference measured in the same run (the machines are shared and noisy, so only ratios mean
+// anything). See README.md "Benchmarks"; scripts/bench.sh builds and runs it.
+//
+// References, all in this process:
+//   - a do-nothing Hbase server (getRow answers one 100-byte cell) on libthrift's stock
+//     TThreadedServer, buffered transport + binary protocol: the Thrift ceiling;
+//   - raw LevelDB (WriteBatch of 1,000 cells, iterator) over the very keys and values the
+//     emulator stores (storage/key_format.h), in memory or on disk like the server under test.
+//
+// Usage: hbase_bench [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]
+//                    [--server PATH]
+// --cells, --rounds and --seconds override the mode's data size, server/reference alternations
+// (best of each kept) and seconds per timed run.
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <leveldb/db.h>
+#include <leveldb/env.h>
+#include <leveldb/helpers/memenv.h>
+#include <leveldb/write_batch.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/server/TThreadedServer.h>
+#include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TServerSocket.h>
+#include <thrift/transport/TSocket.h>
+
+#include "Hbase.h"
+#include "storage/key_format.h"
+
+namespace {
+
+using apache::thrift::protocol::TBinaryProtocol;
+using apache::thrift::protocol::TBinaryProtocolFactory;
+using apache::thrift::transport::TBufferedTransport;
+using apache::thrift::transport::TBufferedTransportFactory;
+using apache::thrift::transport::TServerSocket;
+using apache::thrift::transport::TSocket;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+namespace th = hbemu::thrift;
+
+constexpr size_t kValueBytes = 100;
+const std::string kFamily = "f";
+const std::string kQualifier = "q";
+const std::string kColumn = "f:q";
+const std::map<std::string, std::string> kNoAttributes;
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string RowKey(uint64_t i) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "r%09" PRIu64, i);
+  return buf;
+}
+
+std::string SaltedRowKey(uint64_t i) {
+  char buf[32];
+  snprintf(buf, sizeof(buf), "%x:%09" PRIu64, static_cast<unsigned>(i % 16), i);
+  return buf;
+}
+
+std::string Value(uint64_t i) {
+  std::string v(kValueBytes, 'v');
+  for (size_t k = 0; k < 8; ++k) v[k] = static_cast<char>('a' + (i >> (k * 4)) % 16);
+  return v;
+}
+
+// ------------------------------------------------------------------ options
+
+struct Options {
+  bool quick = false;
+  bool growth = true;
+  bool disk = true;
+  std::string server;
+  // Derived from quick.
+  double seconds = 3.0;     // per timed run
+  int rounds = 3;           // server and reference alternate this many times; best of each
+  uint64_t cells = 1000000;  // the data set (also "RSS after 1M cells")
+  uint64_t salted_rows = 256000;
+  int idle_connections = 996;
+};
+
+// ------------------------------------------------------------------ client side
+
+// TBufferedTransport whose per-message byte budget (THRIFT-5492) restarts with every message,
+// so a long scan over one connection is not cut off at 100 MB.
+class ClientTransport : public TBufferedTransport {
+ public:
+  using TBufferedTransport::TBufferedTransport;
+  uint32_t readEnd() override {
+    uint32_t n = TBufferedTransport::readEnd();
+    resetConsumedMessageSize();
+    return n;
+  }
+};
+
+struct Client {
+  explicit Client(int port) {
+    auto socket = std::make_shared<TSocket>("127.0.0.1", port);
+    // 64 KiB instead of libthrift's 512-byte default read buffer, which costs a recv() per
+    // 512 bytes of a scan reply (a third of the scan workload's CPU went to the client's
+    // syscalls). Small calls do not notice the difference.
+    transport = std::make_shared<ClientTransport>(socket, 64 * 1024, 64 * 1024);
+    hbase = std::make_unique<th::HbaseClient>(std::make_shared<TBinaryProtocol>(transport));
+    transport->open();
+  }
+  ~Client() {
+    try {
+      transport->close();
+    } catch (...) {
+    }
+  }
+  std::shared_ptr<ClientTransport> transport;
+  std::unique_ptr<th::HbaseClient> hbase;
+};
+
+// One thread per connection; each calls op(client, thread, i) until `seconds` pass. Returns
+// calls per second; with `latencies`, also every call's duration in ns.
+double RunTimed(int port, int connections, double seconds,
+                const std::function<void(Client&, int, uint64_t)>& op,
+                std::vector<uint32_t>* latencies = nullptr) {
+  std::vector<std::unique_ptr<Client>> clients;
+  for (int t = 0; t < connections; ++t) clients.push_back(std::make_unique<Client>(port));
+  std::atomic<int> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<uint64_t> counts(connections);
+  std::vector<std::vector<uint32_t>> lats(connections);
+  Clock::time_point start, end;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < connections; ++t) {
+    threads.emplace_back([&, t] {
+      Client& c = *clients[t];
+      op(c, t, 0);  // warm-up call, not counted
+      ready++;
+      while (!go.load()) std::this_thread::yield();
+      const Clock::time_point deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                                     std::chrono::duration<double>(seconds));
+      uint64_t i = 1;
+      for (;;) {
+        Clock::time_point t0 = Clock::now();
+        if (t0 >= deadline) break;
+        op(c, t, i++);
+        if (latencies) {
+          lats[t].push_back(static_cast<uint32_t>(
+              std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()));
+        }
+      }
+      counts[t] = i - 1;
+    });
+  }
+  while (ready.load() < connections) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  start = Clock::now();
+  go = true;
+  for (auto& th : threads) th.join();
+  end = Clock::now();
+  uint64_t total = 0;
+  for (uint64_t c : counts) total += c;
+  if (latencies) {
+    for (auto& l : lats) latencies->insert(latencies->end(), l.begin(), l.end());
+  }
+  return total / Seconds(end - start);
+}
+
+void CreateTable(Client& c, const std::string& name) {
+  th::ColumnDescriptor cd;
+  cd.name = kFamily + ":";
+  cd.maxVersions = 1;
+  c.hbase->createTable(name, {cd});
+}
+
+// Loads rows [first, first+n) of `key` with one 100-byte cell each, 1,000 rows per mutateRows.
+// Returns cells per second.
+double LoadRows(Client& c, const std::string& table, uint64_t first, uint64_t n,
+                const std::function<std::string(uint64_t)>& key) {
+  std::vector<th::BatchMutation> batch;
+  Clock::time_point start = Clock::now();
+  for (uint64_t i = first; i < first + n;) {
+    batch.clear();
+    for (uint64_t k = 0; k < 1000 && i < first + n; ++k, ++i) {
+      th::BatchMutation b;
+      b.row = key(i);
+      th::Mutation m;
+      m.column = kColumn;
+      m.value = Value(i);
+      m.isDelete = false;
+      b.mutations.push_back(std::move(m));
+      batch.push_back(std::move(b));
+    }
+    c.hbase->mutateRows(table, batch, kNoAttributes);
+  }
+  return n / Seconds(Clock::now() - start);
+}
+
+// Scans everything from one scanner, 1,000 rows per scannerGetList. Returns the cell count.
+uint64_t ScanAll(Client& c, int32_t id) {
+  uint64_t cells = 0;
+  std::vector<th::TRowResult> rows;
+  for (;;) {
+    rows.clear();
+    c.hbase->scannerGetList(rows, id, 1000);
+    if (rows.empty()) break;
+    for (const auto& r : rows) cells += r.columns.size();
+  }
+  c.hbase->scannerClose(id);
+  return cells;
+}
+
+// ------------------------------------------------------------------ the emulator process
+
+struct Emulator {
+  pid_t pid = -1;
+  int port = 0;
+  int out_fd = -1;
+  double ready_ms = 0;
+  std::string data_dir;
+
+  ~Emulator() { Stop(); }
+  void Stop() {
+    if (pid > 0) {
+      kill(pid, SIGTERM);
+      int status;
+      waitpid(pid, &status, 0);
+      pid = -1;
+    }
+    if (out_fd >= 0) close(out_fd);
+    out_fd = -1;
+    if (!data_dir.empty()) {
+      std::error_code ec;
+      fs::remove_all(data_dir, ec);
+      data_dir.clear();
+    }
+  }
+};
+
+// Starts the server on a free port and waits for its readiness line.
+std::unique_ptr<Emulator> StartEmulator(const std::string& binary, bool in_memory) {
+  auto e = std::make_unique<Emulator>();
+  std::vector<std::string> args = {binary, "--port", "0"};
+  if (in_memory) {
+    args.push_back("--in-memory");
+  } else {
+    char tmpl[] = "/tmp/hbase-bench-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) {
+      perror("mkdtemp");
+      exit(1);
+    }
+    e->data_dir = tmpl;
+    args.push_back("--data-dir");
+    args.push_back(e->data_dir);
+  }
+  int fds[2];
+  if (pipe(fds) != 0) {
+    perror("pipe");
+    exit(1);
+  }
+  Clock::time_point start = Clock::now();
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    int null_fd = open("/dev/null", O_WRONLY);
+    if (null_fd >= 0) dup2(null_fd, 2);  // INFO logs; a failure shows as a missing ready line
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  e->pid = pid;
+  e->out_fd = fds[0];
+  std::string line;
+  char ch;
+  const std::string marker = "hbase-emulator ready on ";
+  while (read(fds[0], &ch, 1) == 1) {
+    if (ch != '\n') {
+      line.push_back(ch);
+      continue;
+    }
+    if (line.rfind(marker, 0) == 0) {
+      e->ready_ms = Seconds(Clock::now() - start) * 1000;
+      e->port = std::stoi(line.substr(line.rfind(':') + 1));
+      return e;
+    }
+    line.clear();
+  }
+  fprintf(stderr, "hbase_bench: %s exited without its readiness line\n", binary.c_str());
+  exit(1);
+}
+
+double RssMiB(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ the do-nothing server
+
+class NullHandler : public th::HbaseNull {
+ public:
+  void getRow(std::vector<th::TRowResult>& out, const th::Text&, const th::Text& row,
+              const std::map<th::Text, th::Text>&) override {
+    out.resize(1);
+    out[0].row = row;
+    th::TCell& cell = out[0].columns[kColumn];
+    cell.value = value_;
+    cell.timestamp = 1;
+  }
+
+ private:
+  const std::string value_ = std::string(kValueBytes, 'v');
+};
+
+int FreePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), len) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    perror("bind");
+    exit(1);
+  }
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+class NullServer {
+ public:
+  NullServer() {
+    port_ = FreePort();
+    auto processor = std::make_shared<th::HbaseProcessor>(std::make_shared<NullHandler>());
+    server_ = std::make_unique<apache::thrift::server::TThreadedServer>(
+        processor, std::make_shared<TServerSocket>("127.0.0.1", port_),
+        std::make_shared<TBufferedTransportFactory>(), std::make_shared<TBinaryProtocolFactory>());
+    thread_ = std::thread([this] { server_->serve(); });
+    // libthrift reports every refused connect on stderr; quiet while polling for readiness.
+    apache::thrift::GlobalOutput.setOutputFunction([](const char*) {});
+    struct Restore {
+      ~Restore() {
+        apache::thrift::GlobalOutput.setOutputFunction(apache::thrift::TOutput::errorTimeWrapper);
+      }
+    } restore;
+    for (int i = 0; i < 500; ++i) {  // wait until it accepts
+      try {
+        Client c(port_);
+        return;
+      } catch (...) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    }
+    fprintf(stderr, "hbase_bench: reference server did not start\n");
+    exit(1);
+  }
+  ~NullServer() {
+    server_->stop();
+    thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  int port_;
+  std::unique_ptr<apache::thrift::server::TThreadedServer> server_;
+  std::thread thread_;
+};
+
+// ------------------------------------------------------------------ raw LevelDB reference
+
+class RawLevelDb {
+ public:
+  explicit RawLevelDb(bool in_memory) {
+    leveldb::Options options;
+    options.create_if_missing = true;
+    options.write_buffer_size = 16 << 20;  // as storage/store.cc
+    std::string path;
+    if (in_memory) {
+      env_.reset(leveldb::NewMemEnv(leveldb::Env::Default()));
+      options.env = env_.get();
+      path = "/raw";
+    } else {
+      char tmpl[] = "/tmp/hbase-bench-raw-XXXXXX";
+      if (mkdtemp(tmpl) == nullptr) {
+        perror("mkdtemp");
+        exit(1);
+      }
+      dir_ = path = tmpl;
+    }
+    leveldb::DB* db;
+    leveldb::Status s = leveldb::DB::Open(options, path, &db);
+    if (!s.ok()) {
+      fprintf(stderr, "hbase_bench: leveldb: %s\n", s.ToString().c_str());
+      exit(1);
+    }
+    db_.reset(db);
+  }
+  ~RawLevelDb() {
+    db_.reset();
+    if (!dir_.empty()) {
+      std::error_code ec;
+      fs::remove_all(dir_, ec);
+    }
+  }
+
+  static std::string Key(uint64_t i) {
+    return hbemu::storage::CellKey(1, RowKey(i), kFamily, kQualifier, 1700000000000 + i,
+                                   hbemu::storage::CellType::kPut);
+  }
+
+  // The same cells the server stores for rows [0, n): WriteBatch of 1,000. Cells per second.
+  double Load(uint64_t n) {
+    Clock::time_point start = Clock::now();
+    leveldb::WriteBatch batch;
+    std::string value;
+    for (uint64_t i = 0; i < n;) {
+      batch.Clear();
+      for (uint64_t k = 0; k < 1000 && i < n; ++k, ++i) {
+        value.clear();
+        hbemu::storage::EncodeCellValue(&value, Value(i), hbemu::storage::kNoExpiry);
+        batch.Put(Key(i), value);
+      }
+      db_->Write(leveldb::WriteOptions(), &batch);
+    }
+    return n / Seconds(Clock::now() - start);
+  }
+
+  // Cells per second of a full iterator pass (keys and values touched).
+  double Scan(uint64_t* cells) {
+    Clock::time_point start = Clock::now();
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    uint64_t n = 0, bytes = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      bytes += it->key().size() + it->value().size();
+      ++n;
+    }
+    if (bytes == 0) n = 0;
+    *cells = n;
+    return n / Seconds(Clock::now() - start);
+  }
+
+  // Point reads (seek + read the row's cells) per second, one thread.
+  double RandomReads(uint64_t n, double seconds) {
+    std::mt19937_64 rng(7);
+    Clock::time_point start = Clock::now();
+    auto deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(seconds));
+    uint64_t ops = 0, bytes = 0;
+    while (Clock::now() < deadline) {
+      for (int k = 0; k < 64; ++k) {
+        const std::string prefix = hbemu::storage::RowKeyPrefix(1, RowKey(rng() % n));
+        std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+        for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+          bytes += it->value().size();
+        }
+        ++ops;
+      }
+    }
+    return bytes ? ops / Seconds(Clock::now() - start) : 0;
+  }
+
+ private:
+  std::unique_ptr<leveldb::Env> env_;
+  std::unique_ptr<leveldb::DB> db_;
+  std::string dir_;
+};
+
+// ------------------------------------------------------------------ reporting
+
+struct Row {
+  std::string workload;
+  double server;
+  double reference;
+  std::string reference_name;
+  double target;  // 0: report only
+};
+
+std::string Rate(double v) {
+  char buf[32];
+  if (v >= 1e6) {
+    snprintf(buf, sizeof(buf), "%.2fM/s", v / 1e6);
+  } else if (v >= 1e3) {
+    snprintf(buf, sizeof(buf), "%.1fk/s", v / 1e3);
+  } else {
+    snprintf(buf, sizeof(buf), "%.0f/s", v);
+  }
+  return buf;
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  printf("\n%-46s %11s %11s %-26s %6s %6s  %s\n", "workload", "server", "reference",
+         "reference is", "ratio", "target", "ok?");
+  printf("%s\n", std::string(120, '-').c_str());
+  for (const Row& r : rows) {
+    const double ratio = r.reference > 0 ? r.server / r.reference : 0;
+    char target[16] = "report";
+    if (r.target > 0) snprintf(target, sizeof(target), ">=%.1f", r.target);
+    const char* ok = r.target <= 0 ? "-" : ratio >= r.target ? "yes" : "NO";
+    printf("%-46s %11s %11s %-26s %6.2f %6s  %s\n", r.workload.c_str(), Rate(r.server).c_str(),
+           Rate(r.reference).c_str(), r.reference_name.c_str(), ratio, target, ok);
+  }
+  fflush(stdout);
+}
+
+void Progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+void Progress(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "  .. ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+}
+
+// Alternates server and reference runs; keeps the best of each (least disturbed by neighbours).
+std::pair<double, double> BestOf(int rounds, const std::function<double()>& server,
+                                 const std::function<double()>& reference) {
+  double s = 0, r = 0;
+  for (int i = 0; i < rounds; ++i) {
+    r = std::max(r, reference());
+    s = std::max(s, server());
+  }
+  return {s, r};
+}
+
+// ------------------------------------------------------------------ the suite
+
+struct Extras {
+  double ready_ms_memory = 0, ready_ms_disk = 0;
+  double rss_idle = 0, rss_loaded = 0;
+  uint64_t rss_loaded_cells = 0;
+  std::vector<uint32_t> latencies, null_latencies;
+};
+
+double Percentile(std::vector<uint32_t>& v, double p) {
+  if (v.empty()) return 0;
+  size_t k = std::min(v.size() - 1, static_cast<size_t>(p * v.size()));
+  std::nth_element(v.begin(), v.begin() + k, v.end());
+  return v[k] / 1000.0;
+}
+
+void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::vector<Row>* rows,
+              Extras* extras) {
+  const std::string mode = in_memory ? "mem" : "disk";
+  auto emu = StartEmulator(o.server, in_memory);
+  (in_memory ? extras->ready_ms_memory : extras->ready_ms_disk) = emu->ready_ms;
+  if (in_memory) extras->rss_idle = RssMiB(emu->pid);
+  const int port = emu->port, null_port = null_server.port();
+  const uint64_t n = o.cells;
+  Client admin(port);
+  CreateTable(admin, "bench");
+  CreateTable(admin, "salted");
+  CreateTable(admin, "writes");
+  CreateTable(admin, "counters");
+
+  // mutateRows: load the data set; reference: raw LevelDB loading the same cells.
+  Progress("[%s] loading %" PRIu64 " cells (mutateRows x1000 vs raw WriteBatch)", mode.c_str(), n);
+  double load = LoadRows(admin, "bench", 0, n, RowKey);
+  RawLevelDb raw(in_memory);
+  double raw_load = raw.Load(n);
+  rows->push_back({"mutateRows 1000x1 cell [" + mode + "] (cells)", load, raw_load,
+                   "raw LevelDB WriteBatch", 0.5});
+  if (in_memory) {
+    extras->rss_loaded = RssMiB(emu->pid);
+    extras->rss_loaded_cells = n;
+  }
+
+  // Full scan.
+  Progress("[%s] full scans", mode.c_str());
+  auto [scan, raw_scan] = BestOf(
+      std::max(1, o.rounds - 1),
+      [&] {
+        Clock::time_point start = Clock::now();
+        uint64_t cells = ScanAll(admin, admin.hbase->scannerOpen("bench", "", {kFamily},
+                                                                   kNoAttributes));
+        double rate = cells / Seconds(Clock::now() - start);
+        if (cells != n) {
+          fprintf(stderr, "hbase_bench: scan returned %" PRIu64 " cells, expected %" PRIu64 "\n",
+                  cells, n);
+          exit(1);
+        }
+        return rate;
+      },
+      [&] {
+        uint64_t cells;
+        return raw.Scan(&cells);
+      });
+  rows->push_back({"full scan, scannerGetList(1000) [" + mode + "] (cells)", scan, raw_scan,
+                   "raw LevelDB iterator", 0.3});
+
+  // getRow.
+  for (int conns : {1, 4}) {
+    Progress("[%s] getRow, %d connection(s)", mode.c_str(), conns);
+    auto get_op = [n](Client& c, int t, uint64_t i) {
+      std::vector<th::TRowResult> out;
+      c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % n), kNoAttributes);
+      if (out.size() != 1) {
+        fprintf(stderr, "hbase_bench: getRow found nothing\n");
+        exit(1);
+      }
+    };
+    std::vector<uint32_t>* lat = conns == 1 && in_memory ? &extras->latencies : nullptr;
+    std::vector<uint32_t>* null_lat = conns == 1 && in_memory ? &extras->null_latencies : nullptr;
+    auto [s, r] = BestOf(
+        o.rounds, [&] { return RunTimed(port, conns, o.seconds, get_op, lat); },
+        [&] { return RunTimed(null_port, conns, o.seconds, get_op, null_lat); });
+    rows->push_back({"getRow 1 cell of 100 B, " + std::to_string(conns) + " conn [" + mode +
+                         "] (calls)",
+                     s, r, "do-nothing TThreadedServer", 0.8});
+  }
+
+  // mutateRow.
+  for (int conns : {1, 4}) {
+    Progress("[%s] mutateRow, %d connection(s)", mode.c_str(), conns);
+    auto put_op = [](Client& c, int t, uint64_t i) {
+      th::Mutation m;
+      m.column = kColumn;
+      m.value = Value(i);
+      m.isDelete = false;
+      c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
+    };
+    auto [s, r] = BestOf(
+        o.rounds, [&] { return RunTimed(port, conns, o.seconds, put_op); },
+        [&] { return RunTimed(null_port, conns, o.seconds, put_op); });
+    rows->push_back({"mutateRow 1 cell, " + std::to_string(conns) + " conn [" + mode + "] (calls)",
+                     s, r, "do-nothing TThreadedServer", 0.8});
+  }
+
+  // atomicIncrement on one hot row.
+  {
+    Progress("[%s] atomicIncrement, 4 connections, one row", mode.c_str());
+    auto inc_op = [](Client& c, int, uint64_t) {
+      c.hbase->atomicIncrement("counters", "hot", kFamily + ":n", 1);
+    };
+    auto [s, r] = BestOf(
+        o.rounds, [&] { return RunTimed(port, 4, o.seconds, inc_op); },
+        [&] { return RunTimed(null_port, 4, o.seconds, inc_op); });
+    rows->push_back({"atomicIncrement hot row, 4 conn [" + mode + "] (calls)", s, r,
+                     "do-nothing TThreadedServer", 0});
+  }
+
+  // Socorro's salted layout: 16 prefix scanners merged, against one plain scan of the rows.
+  if (in_memory) {
+    Progress("[%s] 16-salt prefix merge scan over %" PRIu64 " rows", mode.c_str(), o.salted_rows);
+    LoadRows(admin, "salted", 0, o.salted_rows, SaltedRowKey);
+    auto [s, r] = BestOf(
+        std::max(1, o.rounds - 1),
+        [&] {
+          Clock::time_point start = Clock::now();
+          std::vector<int32_t> ids;
+          for (int salt = 0; salt < 16; ++salt) {
+            char prefix[8];
+            snprintf(prefix, sizeof(prefix), "%x:", salt);
+            ids.push_back(admin.hbase->scannerOpenWithPrefix("salted", prefix, {kFamily},
+                                                              kNoAttributes));
+          }
+          // Round-robin batches from every salt, as a k-way merge consumes them.
+          uint64_t cells = 0;
+          std::vector<th::TRowResult> batch;
+          while (!ids.empty()) {
+            for (size_t k = 0; k < ids.size();) {
+              batch.clear();
+              admin.hbase->scannerGetList(batch, ids[k], 1000);
+              if (batch.empty()) {
+                admin.hbase->scannerClose(ids[k]);
+                ids.erase(ids.begin() + k);
+                continue;
+              }
+              cells += batch.size();
+              ++k;
+            }
+          }
+          return cells / Seconds(Clock::now() - start);
+        },
+        [&] {
+          Clock::time_point start = Clock::now();
+          uint64_t cells = ScanAll(admin, admin.hbase->scannerOpen("salted", "", {kFamily},
+                                                                     kNoAttributes));
+          return cells / Seconds(Clock::now() - start);
+        });
+    rows->push_back({"16-salt prefix merge scan [" + mode + "] (rows)", s, r,
+                     "same rows, one plain scan", 0});
+  }
+
+  // Many idle connections open while 4 work.
+  if (in_memory && o.idle_connections > 0) {
+    Progress("[%s] getRow, 4 active with %d idle connections open", mode.c_str(),
+             o.idle_connections);
+    auto get_op = [n](Client& c, int t, uint64_t i) {
+      std::vector<th::TRowResult> out;
+      c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % n), kNoAttributes);
+    };
+    double with_idle = 0, without = 0;
+    for (int i = 0; i < o.rounds; ++i) {
+      without = std::max(without, RunTimed(port, 4, o.seconds, get_op));
+      std::vector<std::unique_ptr<Client>> idle;
+      for (int k = 0; k < o.idle_connections; ++k) idle.push_back(std::make_unique<Client>(port));
+      with_idle = std::max(with_idle, RunTimed(port, 4, o.seconds, get_op));
+    }
+    rows->push_back({"getRow, " + std::to_string(o.idle_connections + 4) +
+                         " conn open, 4 active [" + mode + "] (calls)",
+                     with_idle, without, "same, 4 connections open", 0.9});
+  }
+  emu->Stop();
+}
+
+// Growth: the data-size dependent workloads at several sizes, as cost per cell / per call.
+void RunGrowth(const Options& o, const std::vector<uint64_t>& sizes) {
+  printf("\nGrowth (in memory; ns per cell for load and scan, us per getRow call at 1 conn)\n");
+  printf("%-10s %14s %14s %14s %14s %14s %14s\n", "cells", "mutateRows", "raw load", "scan",
+         "raw scan", "getRow", "raw get");
+  printf("%s\n", std::string(100, '-').c_str());
+  fflush(stdout);
+  for (uint64_t n : sizes) {
+    Progress("[growth] %" PRIu64 " cells", n);
+    double load, raw_load, scan, raw_scan, get, raw_get;
+    {
+      auto emu = StartEmulator(o.server, true);
+      Client c(emu->port);
+      CreateTable(c, "bench");
+      load = LoadRows(c, "bench", 0, n, RowKey);
+      Clock::time_point start = Clock::now();
+      uint64_t cells = ScanAll(c, c.hbase->scannerOpen("bench", "", {kFamily}, kNoAttributes));
+      scan = cells / Seconds(Clock::now() - start);
+      get = RunTimed(emu->port, 1, o.seconds, [n](Client& cl, int, uint64_t i) {
+        std::vector<th::TRowResult> out;
+        cl.hbase->getRow(out, "bench", RowKey((i * 2654435761u) % n), kNoAttributes);
+      });
+    }
+    {
+      RawLevelDb raw(true);
+      raw_load = raw.Load(n);
+      uint64_t cells;
+      raw_scan = raw.Scan(&cells);
+      raw_get = raw.RandomReads(n, o.seconds);
+    }
+    printf("%-10" PRIu64 " %11.0f ns %11.0f ns %11.0f ns %11.0f ns %11.1f us %11.2f us\n", n,
+           1e9 / load, 1e9 / raw_load, 1e9 / scan, 1e9 / raw_scan, 1e6 / get, 1e6 / raw_get);
+    fflush(stdout);
+  }
+}
+
+std::string DefaultServerPath() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  return (self.parent_path() / "hbase-emulator").string();
+}
+
+void RaiseFileLimit() {
+  rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  signal(SIGPIPE, SIG_IGN);
+  Options o;
+  o.server = DefaultServerPath();
+  uint64_t cells_override = 0;
+  int rounds_override = 0;
+  double seconds_override = 0;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--quick") {
+      o.quick = true;
+    } else if (a == "--no-growth") {
+      o.growth = false;
+    } else if (a == "--no-disk") {
+      o.disk = false;
+    } else if (a == "--rounds" && i + 1 < argc) {
+      rounds_override = std::atoi(argv[++i]);
+    } else if (a == "--seconds" && i + 1 < argc) {
+      seconds_override = std::atof(argv[++i]);
+    } else if (a == "--cells" && i + 1 < argc) {
+      cells_override = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--server" && i + 1 < argc) {
+      o.server = argv[++i];
+    } else {
+      fprintf(stderr,
+              "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]"
+              " [--server PATH]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  if (o.quick) {
+    o.seconds = 1.0;
+    o.rounds = 2;
+    o.cells = 200000;
+    o.salted_rows = 64000;
+    o.growth = false;
+  }
+  if (cells_override > 0) o.cells = cells_override;
+  if (rounds_override > 0) o.rounds = rounds_override;
+  if (seconds_override > 0) o.seconds = seconds_override;
+  RaiseFileLimit();
+  rlimit rl;
+  getrlimit(RLIMIT_NOFILE, &rl);
+  if (rl.rlim_cur < static_cast<rlim_t>(o.idle_connections) * 2 + 100) {
+    o.idle_connections = std::max<int>(0, static_cast<int>(rl.rlim_cur / 2) - 100);
+    fprintf(stderr, "hbase_bench: open-file limit %lu; idle connections cut to %d "
+            "(raise ulimit -n)\n", static_cast<unsigned long>(rl.rlim_cur), o.idle_connections);
+  }
+
+  Clock::time_point start = Clock::now();
+  printf("hbase_bench (%s): %s\n", o.quick ? "quick" : "full", o.server.c_str());
+  printf("machine: %u cores; every ratio is against a reference measured in this run\n",
+         std::thread::hardware_concurrency());
+  fflush(stdout);
+  NullServer null_server;
+  std::vector<Row> rows;
+  Extras extras;
+  RunSuite(o, true, null_server, &rows, &extras);
+  if (o.disk) RunSuite(o, false, null_server, &rows, &extras);
+  PrintTable(rows);
+
+  printf("\ngetRow latency, 1 connection, in memory: p50 %.1f us, p99 %.1f us"
+         " (do-nothing server: p50 %.1f us, p99 %.1f us)\n",
+         Percentile(extras.latencies, 0.5), Percentile(extras.latencies, 0.99),
+         Percentile(extras.null_latencies, 0.5), Percentile(extras.null_latencies, 0.99));
+  printf("exec to readiness line: %.1f ms in memory", extras.ready_ms_memory);
+  if (o.disk) printf(", %.1f ms on disk (new data dir)", extras.ready_ms_disk);
+  printf("\n");
+
+  // RSS after 1M cells: the quick data set is smaller, so load the rest into a fresh server.
+  double rss_1m = extras.rss_loaded;
+  if (extras.rss_loaded_cells < 1000000) {
+    Progress("[mem] RSS after loading 1M cells");
+    auto emu = StartEmulator(o.server, true);
+    Client c(emu->port);
+    CreateTable(c, "bench");
+    LoadRows(c, "bench", 0, 1000000, RowKey);
+    rss_1m = RssMiB(emu->pid);
+  }
+  printf("RSS (in memory): %.1f MiB idle, %.1f MiB after loading 1M cells of 100 B\n",
+         extras.rss_idle, rss_1m);
+  fflush(stdout);
+
+  if (o.growth) RunGrowth(o, {100000, 1000000, 10000000});
+  printf("\ntotal %.0f s\n", Seconds(Clock::now() - start));
+  return 0;
+}
