@@ -415,9 +415,9 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
   return status;
 }
 
-Status Store::Increment(std::string_view table_name, std::string_view row,
-                        const std::vector<ColumnIncrement>& increments,
-                        std::vector<Cell>* result) {
+Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
+                             const std::vector<std::pair<std::string, std::string>>& columns,
+                             const NewValueFn& new_value, std::vector<Cell>* result) {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
@@ -426,29 +426,19 @@ Status Store::Increment(std::string_view table_name, std::string_view row,
   RowMutation m;
   m.row = std::string(row);
   result->clear();
-  for (const ColumnIncrement& inc : increments) {
-    if (table->FindFamily(inc.family) == nullptr) {
-      return NoSuchFamily(*table, inc.family);
-    }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const auto& [family, qualifier] = columns[i];
+    if (table->FindFamily(family) == nullptr) return NoSuchFamily(*table, family);
     std::optional<Cell> old;
-    HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, inc.family, inc.qualifier, now, &old));
-    uint64_t value = static_cast<uint64_t>(inc.amount);
-    int64_t ts = now;
-    if (old.has_value()) {
-      if (old->value.size() != 8) {
-        return Status::DoNotRetry("Field is not a long, it's " + std::to_string(old->value.size()) +
-                                  " bytes wide");
-      }
-      // Two's-complement wrap-around, as Java's long addition.
-      value += DecodeFixed64BE(old->value.data());
-      ts = std::max(now, old->timestamp + 1);
-    }
+    HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, family, qualifier, now, &old));
     ColumnMutation put;
-    put.family = inc.family;
-    put.qualifier = inc.qualifier;
-    put.timestamp = ts;
-    put.value = EncodeLong(static_cast<int64_t>(value));
-    result->push_back(Cell{inc.family, inc.qualifier, ts, put.value});
+    put.family = family;
+    put.qualifier = qualifier;
+    HBEMU_RETURN_IF_ERROR(new_value(i, old, &put.value));
+    // HRegion.reckonDelta: the new cell must be newer than the one it was computed from, even
+    // when that one is dated in the future.
+    put.timestamp = old.has_value() ? std::max(now, old->timestamp + 1) : now;
+    result->push_back(Cell{family, qualifier, put.timestamp, put.value});
     m.mutations.push_back(std::move(put));
   }
   leveldb::WriteBatch batch;
@@ -456,33 +446,39 @@ Status Store::Increment(std::string_view table_name, std::string_view row,
   return Write(&batch);
 }
 
+Status Store::Increment(std::string_view table_name, std::string_view row,
+                        const std::vector<ColumnIncrement>& increments,
+                        std::vector<Cell>* result) {
+  std::vector<std::pair<std::string, std::string>> columns;
+  for (const ColumnIncrement& inc : increments) columns.emplace_back(inc.family, inc.qualifier);
+  return ReadModifyWrite(
+      table_name, row, columns,
+      [&](size_t i, const std::optional<Cell>& old, std::string* value) {
+        uint64_t sum = static_cast<uint64_t>(increments[i].amount);
+        if (old.has_value()) {
+          if (old->value.size() != 8) {
+            return Status::DoNotRetry("Field is not a long, it's " +
+                                      std::to_string(old->value.size()) + " bytes wide");
+          }
+          sum += DecodeFixed64BE(old->value.data());  // wraps around, as Java's long addition
+        }
+        *value = EncodeLong(static_cast<int64_t>(sum));
+        return Status::OK();
+      },
+      result);
+}
+
 Status Store::Append(std::string_view table_name, std::string_view row,
                      const std::vector<ColumnAppend>& appends, std::vector<Cell>* result) {
-  std::shared_ptr<const TableDescriptor> table;
-  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
-  auto lock = row_locks_->Lock(table->id, row);
-  const int64_t now = clock_->NowMillis();
-  RowMutation m;
-  m.row = std::string(row);
-  result->clear();
-  for (const ColumnAppend& app : appends) {
-    if (table->FindFamily(app.family) == nullptr) {
-      return NoSuchFamily(*table, app.family);
-    }
-    std::optional<Cell> old;
-    HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, app.family, app.qualifier, now, &old));
-    ColumnMutation put;
-    put.family = app.family;
-    put.qualifier = app.qualifier;
-    put.timestamp = old.has_value() ? std::max(now, old->timestamp + 1) : now;
-    put.value = old.has_value() ? old->value + app.value : app.value;
-    result->push_back(Cell{app.family, app.qualifier, put.timestamp, put.value});
-    m.mutations.push_back(std::move(put));
-  }
-  leveldb::WriteBatch batch;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, m, now, 0, &batch));
-  return Write(&batch);
+  std::vector<std::pair<std::string, std::string>> columns;
+  for (const ColumnAppend& app : appends) columns.emplace_back(app.family, app.qualifier);
+  return ReadModifyWrite(
+      table_name, row, columns,
+      [&](size_t i, const std::optional<Cell>& old, std::string* value) {
+        *value = old.has_value() ? old->value + appends[i].value : appends[i].value;
+        return Status::OK();
+      },
+      result);
 }
 
 Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,

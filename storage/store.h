@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -143,6 +144,13 @@ class Store {
   Status BuildBatch(const TableDescriptor& table, const RowMutation& mutation, int64_t now_ms,
                     int64_t min_put_ts, leveldb::WriteBatch* batch) const;
   Status Write(leveldb::WriteBatch* batch);
+  // Increment and Append: under the row lock, reads the newest visible cell of each column,
+  // asks `new_value` for the replacement and writes all new cells in one batch.
+  using NewValueFn =
+      std::function<Status(size_t index, const std::optional<Cell>& old, std::string* value)>;
+  Status ReadModifyWrite(std::string_view table, std::string_view row,
+                         const std::vector<std::pair<std::string, std::string>>& columns,
+                         const NewValueFn& new_value, std::vector<Cell>* result);
 
   Clock* clock_;
   bool sync_writes_;
