@@ -1,5 +1,6 @@
 #include "tests/test_util.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -63,6 +64,16 @@ TempDir::~TempDir() {
 std::string TempDir::Sub(std::string_view name) const { return path_ + "/" + std::string(name); }
 
 std::mt19937_64 MakeRng(uint64_t seed) { return std::mt19937_64(seed); }
+
+int UnsignedCompare(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    const auto x = static_cast<unsigned char>(a[i]);
+    const auto y = static_cast<unsigned char>(b[i]);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
 
 std::string RandomBytes(std::mt19937_64* rng, size_t min_len, size_t max_len) {
   std::uniform_int_distribution<size_t> len_dist(min_len, max_len);

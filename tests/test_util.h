@@ -62,6 +62,12 @@ std::string RandomBytes(std::mt19937_64* rng, size_t min_len, size_t max_len);
 // A printable rendering of bytes for failure messages: printable ASCII as is, others as \xHH.
 std::string Escape(std::string_view bytes);
 
+// -1, 0 or 1.
+inline int Sign(int v) { return (v > 0) - (v < 0); }
+// Compares as unsigned bytes, a proper prefix first: the order LevelDB's bytewise comparator and
+// HBase use. Spelled out so order tests do not lean on std::string::compare's char_traits.
+int UnsignedCompare(std::string_view a, std::string_view b);
+
 // ---- Stores.
 
 // Clock reading used by default in store tests: 2023-11-14T22:13:20Z.

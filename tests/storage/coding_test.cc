@@ -31,20 +31,8 @@ std::string Esc(std::string_view s) {
   return out;
 }
 
-int Sign(int v) { return (v > 0) - (v < 0); }
-
-// std::string::compare is unsigned per byte (char_traits<char>::lt compares as unsigned char),
-// which is the order LevelDB's bytewise comparator uses. Spelled out here so the tests do not
-// depend on that subtlety.
-int UnsignedCompare(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<unsigned char>(a[i]);
-    const auto y = static_cast<unsigned char>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
+using testutil::Sign;
+using testutil::UnsignedCompare;
 
 const std::vector<std::string>& SpecialStrings() {
   static const std::vector<std::string> v = {

@@ -23,17 +23,8 @@ using testutil::RandomBytes;
 
 using namespace std::string_literals;
 
-int Sign(int v) { return (v > 0) - (v < 0); }
-
-int UnsignedCompare(std::string_view a, std::string_view b) {
-  const size_t n = std::min(a.size(), b.size());
-  for (size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<unsigned char>(a[i]);
-    const auto y = static_cast<unsigned char>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
+using testutil::Sign;
+using testutil::UnsignedCompare;
 
 struct CellCoord {
   uint64_t table_id = 0;
