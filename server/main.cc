@@ -44,6 +44,8 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  for (const std::string& warning : options.warnings) LOG(WARNING) << "[main] " << warning;
+
   // Signals are taken synchronously by this thread (sigwait below); every thread started from
   // here on inherits the blocked mask, so none of them is interrupted by SIGTERM/SIGINT.
   sigset_t stop_signals;

@@ -30,8 +30,14 @@ std::string ServerUsage() {
       "      --data-dir DIR        data folder (default ./data)\n"
       "      --in-memory           keep everything in memory (nothing written to disk)\n"
       "      --sync-writes         fsync every write before replying (power-loss durable)\n"
-      "  -f, --framed              framed transport (HBase -f); default buffered\n"
-      "  -c, --compact             compact protocol (HBase -c); default binary\n"
+      "Transport (buffered, framed or HTTP) and protocol (binary or compact) are detected per\n"
+      "connection from its first bytes; these make the server insist on one, as HBase does:\n"
+      "  -f, --framed              framed transport only (HBase -f)\n"
+      "  -c, --compact             compact protocol only (HBase -c)\n"
+      "      --http                Thrift over HTTP POST only, binary protocol\n"
+      "                            (HBase hbase.regionserver.thrift.http=true)\n"
+      "  -t, --idle-timeout-ms N   close connections idle this long (default 60000, as HBase's\n"
+      "                            --readTimeout; 0 never)\n"
       "      --workers N           threads running calls (default: max(2, cores))\n"
       "      --scanner-timeout-ms N  close scanners idle this long (default 60000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
@@ -42,6 +48,9 @@ std::string ServerUsage() {
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,
                         std::string* error) {
   *help = false;
+  bool framed = false;
+  bool compact = false;
+  bool http = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     std::string value;
@@ -84,9 +93,18 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
     } else if (arg == "--sync-writes") {
       options->sync_writes = true;
     } else if (arg == "-f" || arg == "--framed") {
-      options->thrift.framed = true;
+      framed = true;
     } else if (arg == "-c" || arg == "--compact") {
-      options->thrift.compact = true;
+      compact = true;
+    } else if (arg == "--http") {
+      http = true;
+    } else if (arg == "-t" || arg == "--readTimeout" || arg == "--idle-timeout-ms") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<int64_t>(v, 0, std::numeric_limits<int64_t>::max() / 2,
+                             &options->thrift.idle_timeout_ms)) {
+        *error = "bad idle timeout: " + v;
+        return false;
+      }
     } else if (arg == "--workers") {
       if (!need_value(&v)) return false;
       if (!ParseInt<int>(v, 1, 1024, &options->thrift.worker_threads)) {
@@ -114,6 +132,20 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       *error = "unknown option: " + std::string(argv[i]);
       return false;
     }
+  }
+  WireForcing& forcing = options->thrift.forcing;
+  if (http) {
+    if (framed) {
+      *error = "--http and --framed cannot be combined: HTTP carries each message in a request";
+      return false;
+    }
+    // As in HBase's HTTP mode, where -c is ignored: bodies are always TBinaryProtocol.
+    forcing.transport = WireTransport::kHttp;
+    forcing.protocol = WireProtocol::kBinary;
+    if (compact) options->warnings.push_back("--compact is ignored with --http (as in HBase)");
+  } else {
+    if (framed) forcing.transport = WireTransport::kFramed;
+    if (compact) forcing.protocol = WireProtocol::kCompact;
   }
   return true;
 }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "server/thrift_server.h"
 
@@ -14,10 +15,13 @@ struct ServerOptions {
   bool in_memory = false;
   bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
   int64_t scanner_timeout_ms = 60000;  // hbase.client.scanner.timeout.period
+  // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).
+  std::vector<std::string> warnings;
 };
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
-// --framed/-f, --compact/-c; plus --data-dir, --in-memory, --workers, --scanner-timeout-ms).
+// --framed/-f, --compact/-c, --readTimeout/-t; plus --http, --data-dir, --in-memory, --workers,
+// --scanner-timeout-ms, --max-message-mb).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

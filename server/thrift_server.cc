@@ -5,7 +5,6 @@
 #include <chrono>
 #include <climits>
 #include <condition_variable>
-#include <cstring>
 #include <future>
 #include <mutex>
 #include <optional>
@@ -23,82 +22,28 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <glog/logging.h>
-#include <thrift/TApplicationException.h>
 #include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
-#include <thrift/protocol/TBinaryProtocol.h>
-#include <thrift/protocol/TCompactProtocol.h>
-#include <thrift/transport/TBufferTransports.h>
 
-#include "server/message_skimmer.h"
+#include "server/wire_session.h"
 
 namespace hbemu::server {
 namespace {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
-using apache::thrift::TApplicationException;
 using apache::thrift::TConfiguration;
 using apache::thrift::TProcessor;
-using apache::thrift::protocol::TProtocol;
-using apache::thrift::transport::TMemoryBuffer;
 
-constexpr size_t kFrameHeaderBytes = 4;
-constexpr size_t kMinReadSpace = 64 * 1024;
-// A connection keeps a buffer this big across calls; one that grew for a bigger message is
-// released once it drains, so a single large call does not pin memory for the connection's life.
-constexpr size_t kKeepBufferBytes = 8 * 1024 * 1024;
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 constexpr auto kStandbyPoll = std::chrono::milliseconds(1);
 constexpr auto kStandbyStint = std::chrono::milliseconds(50);
 
-// How one connection frames and encodes messages. It is per connection rather than per server so
-// that a later change can choose it from the first bytes a client sends.
-struct WireFormat {
-  bool framed = false;
-  WireProtocol protocol = WireProtocol::kBinary;
-};
-
-std::shared_ptr<TProtocol> MakeProtocol(WireProtocol protocol,
-                                        const std::shared_ptr<TMemoryBuffer>& buffer) {
-  // Templating on TMemoryBuffer makes the protocol's transport calls non-virtual.
-  if (protocol == WireProtocol::kCompact) {
-    return std::make_shared<apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer>>(buffer);
-  }
-  return std::make_shared<apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>>(buffer);
-}
-
-uint32_t ReadBigEndian32(const uint8_t* p) {
-  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
-void WriteBigEndian32(uint32_t v, uint8_t* p) {
-  p[0] = static_cast<uint8_t>(v >> 24);
-  p[1] = static_cast<uint8_t>(v >> 16);
-  p[2] = static_cast<uint8_t>(v >> 8);
-  p[3] = static_cast<uint8_t>(v);
-}
-
-// A transport/protocol mismatch is the most common reason a client "just hangs or gets
-// disconnected", so say so when the first bytes look like another configuration.
-std::string MismatchHint(const WireFormat& format, const uint8_t* p, size_t n) {
-  auto looks_binary = [&](size_t at) { return n >= at + 2 && p[at] == 0x80 && p[at + 1] == 0x01; };
-  auto looks_compact = [&](size_t at) { return n >= at + 1 && p[at] == 0x82; };
-  if (format.framed && (looks_binary(0) || looks_compact(0))) {
-    return " (looks unframed: is the client using TFramedTransport?)";
-  }
-  if (!format.framed && n >= 4 && p[0] == 0 && (looks_binary(4) || looks_compact(4))) {
-    return " (looks framed, but the server is not in framed mode)";
-  }
-  size_t body = format.framed ? kFrameHeaderBytes : 0;
-  if (format.protocol == WireProtocol::kBinary && looks_compact(body)) {
-    return " (looks like TCompactProtocol, but the server is in binary mode)";
-  }
-  if (format.protocol == WireProtocol::kCompact && looks_binary(body)) {
-    return " (looks like TBinaryProtocol, but the server is in compact mode)";
-  }
-  return "";
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 class Connection;
@@ -109,6 +54,7 @@ using Strand = asio::strand<asio::io_context::executor_type>;
 // Everything but the connection set is immutable while serving.
 struct ServerCore {
   ThriftServerConfig config;
+  WireSessionConfig session_config;
   std::shared_ptr<TProcessor> processor;
   std::shared_ptr<TConfiguration> thrift_config;
   asio::io_context io;
@@ -133,24 +79,18 @@ struct ServerCore {
 // the loop serve every other connection.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(ServerCore* core, tcp::socket socket, WireFormat format)
+  Connection(ServerCore* core, tcp::socket socket)
       : core_(core),
         strand_(asio::make_strand(core->io)),
         socket_(std::move(socket)),
-        format_(format),
-        buffer_(kMinReadSpace) {
-    boost::system::error_code ec;
-    auto endpoint = socket_.remote_endpoint(ec);
-    peer_ = ec ? std::string("unknown peer")
-               : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-  }
+        session_(core->session_config, core->processor.get(), core->thrift_config, PeerOf(socket_)) {}
 
   // Any thread.
   void Start() {
     auto self = shared_from_this();
     asio::post(strand_, [self] {
-      VLOG(1) << "[thrift_server] connection from " << self->peer_;
-      self->ProcessBuffered();
+      VLOG(1) << "[thrift_server] connection from " << self->session_.peer();
+      self->Pump();
     });
   }
 
@@ -164,10 +104,27 @@ class Connection : public std::enable_shared_from_this<Connection> {
     });
   }
 
+  // Any thread: closes the connection if it has been waiting for bytes since before `cutoff_ms`.
+  void CloseIfIdleSince(int64_t cutoff_ms) {
+    const int64_t since = waiting_since_ms_.load(std::memory_order_relaxed);
+    if (since == 0 || since > cutoff_ms) return;
+    auto self = shared_from_this();
+    asio::post(strand_, [self, cutoff_ms] {
+      const int64_t waiting = self->waiting_since_ms_.load(std::memory_order_relaxed);
+      if (self->closed_ || self->busy_ || waiting == 0 || waiting > cutoff_ms) return;
+      LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer()
+                << ": nothing received for " << self->core_->config.idle_timeout_ms << " ms"
+                << (self->session_.buffered() > 0 ? " in the middle of a message" : "")
+                << " (idle timeout)";
+      self->Close();
+    });
+  }
+
   // On the strand, or once no thread runs the event loop.
   void Close() {
     if (closed_) return;
     closed_ = true;
+    waiting_since_ms_.store(0, std::memory_order_relaxed);
     boost::system::error_code ec;
     socket_.shutdown(tcp::socket::shutdown_both, ec);
     socket_.close(ec);
@@ -175,272 +132,114 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
  private:
-  size_t buffered() const { return end_ - begin_; }
+  static std::string PeerOf(const tcp::socket& socket) {
+    boost::system::error_code ec;
+    auto endpoint = socket.remote_endpoint(ec);
+    return ec ? std::string("unknown peer")
+              : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  }
 
-  // Runs the next complete buffered message, or reads more. Called whenever the connection is
+  // Lets the session run the next buffered call, or reads more. Called whenever the connection is
   // idle and something changed.
-  void ProcessBuffered() {
+  void Pump() {
     if (busy_ || closed_) return;
     if (close_after_reply_) {
       Close();
       return;
     }
-    if (buffered() < want_) {
-      ReadMore();
-      return;
-    }
-    const uint8_t* start = buffer_.data() + begin_;
-    size_t max = core_->config.max_message_bytes;
-    if (format_.framed) {
-      if (buffered() < kFrameHeaderBytes) {
-        want_ = kFrameHeaderBytes;
+    // Parsing and running a call both hold the loop thread; standby threads watch these.
+    core_->calls_running.fetch_add(1, std::memory_order_relaxed);
+    WireSession::Step step = session_.Next();
+    core_->calls_finished.fetch_add(1, std::memory_order_relaxed);
+    core_->calls_running.fetch_sub(1, std::memory_order_relaxed);
+    switch (step.action) {
+      case WireSession::Step::Action::kRead:
         ReadMore();
         return;
-      }
-      uint32_t frame = ReadBigEndian32(start);
-      if (frame == 0) {
-        LOG(WARNING) << "[thrift_server] closing connection from " << peer_ << ": empty frame";
-        Close();
+      case WireSession::Step::Action::kWrite:
+        Write(step.write);
         return;
-      }
-      if (frame > max) {
-        LOG(WARNING) << "[thrift_server] closing connection from " << peer_ << ": frame of "
-                     << frame << " bytes exceeds the limit of " << max << " bytes"
-                     << MismatchHint(format_, start, buffered());
-        Close();
-        return;
-      }
-      want_ = kFrameHeaderBytes + frame;
-      if (buffered() < want_) {
-        ReadMore();
-        return;
-      }
-      Dispatch(begin_ + kFrameHeaderBytes, frame, want_);
-      return;
-    }
-    SkimResult skim = SkimMessage(format_.protocol, start, buffered(), max);
-    switch (skim.status) {
-      case SkimResult::Status::kComplete:
-        Dispatch(begin_, skim.bytes, skim.bytes);
-        return;
-      case SkimResult::Status::kNeedMore:
-        want_ = skim.bytes;
-        ReadMore();
-        return;
-      case SkimResult::Status::kTooLarge:
-        LOG(WARNING) << "[thrift_server] closing connection from " << peer_ << ": message of "
-                     << (skim.bytes ? "at least " + std::to_string(skim.bytes) + " bytes"
-                                    : "unknown size (" + skim.error + ")")
-                     << " exceeds the limit of " << max << " bytes"
-                     << MismatchHint(format_, start, buffered());
-        Close();
-        return;
-      case SkimResult::Status::kMalformed:
-        LOG(WARNING) << "[thrift_server] closing connection from " << peer_
-                     << ": malformed " << WireProtocolName(format_.protocol)
-                     << " message: " << skim.error << MismatchHint(format_, start, buffered());
+      case WireSession::Step::Action::kClose:
+        if (!step.reason.empty()) {
+          LOG(WARNING) << "[thrift_server] closing connection from " << session_.peer() << ": "
+                       << step.reason;
+        }
         Close();
         return;
     }
   }
 
   void ReadMore() {
-    MakeReadSpace();
+    size_t space = 0;
+    uint8_t* into = session_.ReadSpace(&space);
+    if (core_->config.idle_timeout_ms > 0) {
+      waiting_since_ms_.store(NowMs(), std::memory_order_relaxed);
+    }
     auto self = shared_from_this();
     socket_.async_read_some(
-        asio::buffer(buffer_.data() + end_, buffer_.size() - end_),
+        asio::buffer(into, space),
         asio::bind_executor(strand_, [self](const boost::system::error_code& ec, size_t n) {
           self->OnRead(ec, n);
         }));
   }
 
-  // Makes room for at least the rest of want_ (so a large message arrives without repeated
-  // regrowth) and never less than kMinReadSpace.
-  void MakeReadSpace() {
-    if (begin_ == end_) {
-      begin_ = end_ = 0;
-      if (buffer_.size() > kKeepBufferBytes && want_ <= kKeepBufferBytes) {
-        std::vector<uint8_t>(kMinReadSpace).swap(buffer_);
-      }
-    }
-    size_t space = std::max(want_ > buffered() ? want_ - buffered() : 0, kMinReadSpace);
-    if (buffer_.size() - end_ >= space) return;
-    if (begin_ > 0) {
-      std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
-      end_ -= begin_;
-      begin_ = 0;
-    }
-    if (buffer_.size() - end_ >= space) return;
-    // Double for streams of growing messages, but not far past the largest message allowed.
-    size_t cap = core_->config.max_message_bytes + kFrameHeaderBytes + kMinReadSpace;
-    size_t grown = std::max(end_ + space, std::min(buffer_.size() * 2, cap));
-    buffer_.resize(grown);
-  }
-
   void OnRead(const boost::system::error_code& ec, size_t n) {
+    waiting_since_ms_.store(0, std::memory_order_relaxed);
     if (closed_) return;
     if (ec) {
       if (ec != asio::error::eof && ec != asio::error::operation_aborted) {
-        LOG(WARNING) << "[thrift_server] read from " << peer_ << " failed: " << ec.message();
-      } else if (buffered() > 0) {
-        VLOG(1) << "[thrift_server] " << peer_ << " disconnected with " << buffered()
-                << " bytes of an incomplete message";
+        LOG(WARNING) << "[thrift_server] read from " << session_.peer()
+                     << " failed: " << ec.message();
+      } else if (session_.buffered() > 0) {
+        VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected with "
+                << session_.buffered() << " bytes of an incomplete message";
       } else {
-        VLOG(1) << "[thrift_server] " << peer_ << " disconnected";
+        VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected";
       }
       Close();
       return;
     }
-    end_ += n;
-    ProcessBuffered();
+    session_.Received(n);
+    Pump();
   }
 
-  void Dispatch(size_t offset, size_t length, size_t consumed) {
+  void Write(const std::vector<WireSession::Span>& spans) {
     busy_ = true;
-    consumed_ = consumed;
-    want_ = 1;
-    core_->calls_running.fetch_add(1, std::memory_order_relaxed);
-    RunCall(buffer_.data() + offset, length);
-  }
-
-  void RunCall(const uint8_t* message, size_t length) {
-    auto in = std::make_shared<TMemoryBuffer>(const_cast<uint8_t*>(message),
-                                              static_cast<uint32_t>(length),
-                                              TMemoryBuffer::OBSERVE, core_->thrift_config);
-    auto out = NewReplyBuffer();
-    std::string error;
-    try {
-      if (!core_->processor->process(MakeProtocol(format_.protocol, in),
-                                     MakeProtocol(format_.protocol, out), nullptr)) {
-        error = "processor refused the message (not a call?)";
-      }
-    } catch (const std::exception& e) {
-      // Typically arguments that do not decode; the stream cannot be trusted past this point.
-      error = e.what();
-    } catch (...) {
-      error = "unknown exception from processor";
-    }
-    if (error.empty()) {
-      if (auto replacement = MapUndeclaredException(out)) out = std::move(replacement);
-      if (format_.framed) {
-        uint8_t* bytes;
-        uint32_t size;
-        out->getBuffer(&bytes, &size);
-        WriteBigEndian32(size - static_cast<uint32_t>(kFrameHeaderBytes), bytes);
-      }
-    }
-    core_->calls_finished.fetch_add(1, std::memory_order_relaxed);
-    core_->calls_running.fetch_sub(1, std::memory_order_relaxed);
-    OnCallDone(out, error);
-  }
-
-  std::shared_ptr<TMemoryBuffer> NewReplyBuffer() const {
-    auto out = std::make_shared<TMemoryBuffer>();
-    if (format_.framed) {
-      // Room for the length, filled in once the reply is complete, so the reply goes out as one
-      // buffer without a copy.
-      const uint8_t placeholder[kFrameHeaderBytes] = {};
-      out->write(placeholder, kFrameHeaderBytes);
-    }
-    return out;
-  }
-
-  // The generated C++ processor reports an undeclared handler exception as
-  // TApplicationException(UNKNOWN, e.what()); HBase's Java server (and so its clients) use
-  // INTERNAL_ERROR with a fixed text. Returns the rewritten reply, or null to keep `reply`.
-  std::shared_ptr<TMemoryBuffer> MapUndeclaredException(
-      const std::shared_ptr<TMemoryBuffer>& reply) const {
-    uint8_t* bytes;
-    uint32_t size;
-    reply->getBuffer(&bytes, &size);
-    size_t header = format_.framed ? kFrameHeaderBytes : 0;
-    if (size <= header) return nullptr;  // oneway: no reply at all
-    // The message type sits at a fixed offset, so an ordinary reply is let through unparsed.
-    const uint8_t* message = bytes + header;
-    const size_t length = size - header;
-    if (format_.protocol == WireProtocol::kBinary && length >= 4 && message[0] == 0x80 &&
-        message[1] == 0x01 && message[3] != apache::thrift::protocol::T_EXCEPTION) {
-      return nullptr;
-    }
-    if (format_.protocol == WireProtocol::kCompact && length >= 2 && message[0] == 0x82 &&
-        ((message[1] >> 5) & 0x07) != apache::thrift::protocol::T_EXCEPTION) {
-      return nullptr;
-    }
-    std::string method;
-    int32_t seqid = 0;
-    TApplicationException original;
-    try {
-      auto view = std::make_shared<TMemoryBuffer>(bytes + header, size - header);
-      auto protocol = MakeProtocol(format_.protocol, view);
-      apache::thrift::protocol::TMessageType type;
-      protocol->readMessageBegin(method, type, seqid);
-      if (type != apache::thrift::protocol::T_EXCEPTION) return nullptr;
-      original.read(protocol.get());
-    } catch (const std::exception&) {
-      return nullptr;  // not ours to judge; send it as the processor wrote it
-    }
-    if (original.getType() != TApplicationException::UNKNOWN) return nullptr;
-    // Mostly bad client input (HBase answers it the same way), so not an ERROR.
-    LOG(WARNING) << "[thrift_server] " << method << " from " << peer_
-                 << " failed with an undeclared exception: " << original.what();
-    auto out = NewReplyBuffer();
-    auto protocol = MakeProtocol(format_.protocol, out);
-    TApplicationException mapped(TApplicationException::INTERNAL_ERROR,
-                                 "Internal error processing " + method);
-    protocol->writeMessageBegin(method, apache::thrift::protocol::T_EXCEPTION, seqid);
-    mapped.write(protocol.get());
-    protocol->writeMessageEnd();
-    return out;
-  }
-
-  void OnCallDone(const std::shared_ptr<TMemoryBuffer>& reply, const std::string& error) {
-    if (closed_) return;
-    if (!error.empty()) {
-      LOG(WARNING) << "[thrift_server] closing connection from " << peer_ << ": " << error;
-      Close();
-      return;
-    }
-    begin_ += consumed_;
-    uint8_t* bytes;
-    uint32_t size;
-    reply->getBuffer(&bytes, &size);
     auto self = shared_from_this();
-    if (size <= (format_.framed ? kFrameHeaderBytes : 0)) {
-      asio::post(strand_, [self] { self->OnWritten({}); });
+    auto done = asio::bind_executor(
+        strand_, [self](const boost::system::error_code& ec, size_t) { self->OnWritten(ec); });
+    if (spans.size() == 1) {
+      asio::async_write(socket_, asio::buffer(spans[0].data, spans[0].size), std::move(done));
       return;
     }
-    asio::async_write(socket_, asio::buffer(bytes, size),
-                      asio::bind_executor(strand_, [self, reply](const boost::system::error_code& ec,
-                                                                 size_t) { self->OnWritten(ec); }));
+    std::vector<asio::const_buffer> buffers;
+    buffers.reserve(spans.size());
+    for (const auto& span : spans) buffers.emplace_back(span.data, span.size);
+    asio::async_write(socket_, buffers, std::move(done));
   }
 
   void OnWritten(const boost::system::error_code& ec) {
     if (closed_) return;
     if (ec) {
-      VLOG(1) << "[thrift_server] reply to " << peer_ << " not delivered: " << ec.message();
+      VLOG(1) << "[thrift_server] reply to " << session_.peer()
+              << " not delivered: " << ec.message();
       Close();
       return;
     }
+    session_.Written();
     busy_ = false;
-    ProcessBuffered();
+    Pump();
   }
 
   ServerCore* const core_;
   Strand strand_;
   tcp::socket socket_;
-  const WireFormat format_;
-  std::string peer_;
+  WireSession session_;
 
-  // Received bytes not yet consumed are buffer_[begin_, end_).
-  std::vector<uint8_t> buffer_;
-  size_t begin_ = 0;
-  size_t end_ = 0;
-  // Fewest buffered bytes worth looking at again; saves re-skimming a large message per read.
-  size_t want_ = 1;
-  // Bytes the running call will consume once its reply is out (frame header included).
-  size_t consumed_ = 0;
-
-  bool busy_ = false;  // a call is running or its reply is being written
+  // When the connection started waiting for bytes (steady ms), or 0 while it is not waiting.
+  // Written on the strand, read by the idle sweep.
+  std::atomic<int64_t> waiting_since_ms_{0};
+  bool busy_ = false;  // a reply is being written
   bool closed_ = false;
   bool close_after_reply_ = false;
 };
@@ -463,6 +262,8 @@ class ThriftServer::Impl {
   Impl(ThriftServerConfig config, std::shared_ptr<TProcessor> processor) : acceptor_(core_.io) {
     core_.config = std::move(config);
     core_.processor = std::move(processor);
+    core_.session_config.forcing = core_.config.forcing;
+    core_.session_config.max_message_bytes = core_.config.max_message_bytes;
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
     core_.thrift_config = std::make_shared<TConfiguration>(
@@ -509,9 +310,13 @@ class ThriftServer::Impl {
     io_threads_.emplace_back([this] { RunLoop(); });
     for (int i = 1; i < workers; ++i) io_threads_.emplace_back([this] { RunStandby(); });
     started_ = true;
+    if (config.idle_timeout_ms > 0) asio::post(accept_strand_, [this] { ScheduleIdleSweep(); });
     LOG(INFO) << "[thrift_server] listening on " << endpoint.address().to_string() << ":"
-              << port_ << " (" << (config.framed ? "framed" : "buffered") << ", "
-              << (config.compact ? "compact" : "binary") << ", " << workers << " threads)";
+              << port_ << " (" << ModeDescription(config.forcing) << ", " << workers
+              << " threads, idle timeout "
+              << (config.idle_timeout_ms > 0 ? std::to_string(config.idle_timeout_ms) + " ms"
+                                             : std::string("off"))
+              << ")";
     return true;
   }
 
@@ -612,14 +417,41 @@ class ThriftServer::Impl {
       }
       boost::system::error_code opt_ec;
       socket.set_option(tcp::no_delay(true), opt_ec);
-      WireFormat format;
-      format.framed = core_.config.framed;
-      format.protocol = core_.config.compact ? WireProtocol::kCompact : WireProtocol::kBinary;
-      auto conn = std::make_shared<Connection>(&core_, std::move(socket), format);
+      auto conn = std::make_shared<Connection>(&core_, std::move(socket));
       core_.Add(conn);
       conn->Start();
       Accept();
     }));
+  }
+
+  static std::string ModeDescription(const WireForcing& forcing) {
+    std::string transport = forcing.transport ? WireTransportName(*forcing.transport)
+                                              : "buffered/framed/http";
+    std::string protocol = forcing.protocol ? WireProtocolName(*forcing.protocol)
+                                            : "binary/compact";
+    const bool detected = !forcing.transport || !forcing.protocol;
+    return transport + ", " + protocol + (detected ? " detected per connection" : "");
+  }
+
+  // On accept_strand_. Checks often enough that a connection outlives the timeout by at most a
+  // quarter of it (and by at most a second).
+  void ScheduleIdleSweep() {
+    if (stopping_) return;
+    const int64_t timeout = core_.config.idle_timeout_ms;
+    const int64_t period = std::clamp<int64_t>(timeout / 4, 10, 1000);
+    sweep_timer_.expires_after(std::chrono::milliseconds(period));
+    sweep_timer_.async_wait(
+        asio::bind_executor(accept_strand_, [this, timeout](const boost::system::error_code& ec) {
+          if (ec || stopping_) return;
+          std::vector<std::shared_ptr<Connection>> connections;
+          {
+            std::lock_guard<std::mutex> lock(core_.mu);
+            connections.assign(core_.connections.begin(), core_.connections.end());
+          }
+          const int64_t cutoff = NowMs() - timeout;
+          for (const auto& conn : connections) conn->CloseIfIdleSince(cutoff);
+          ScheduleIdleSweep();
+        }));
   }
 
   // On accept_strand_.
@@ -628,6 +460,7 @@ class ThriftServer::Impl {
     boost::system::error_code ec;
     acceptor_.close(ec);
     retry_timer_.cancel();
+    sweep_timer_.cancel();
     std::vector<std::shared_ptr<Connection>> connections;
     {
       std::lock_guard<std::mutex> lock(core_.mu);
@@ -641,6 +474,7 @@ class ThriftServer::Impl {
   Strand accept_strand_{asio::make_strand(core_.io)};
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_{core_.io};
+  asio::steady_timer sweep_timer_{core_.io};
   bool stopping_ = false;  // accept_strand_ only
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard_;
   std::vector<std::thread> io_threads_;

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "server/wire_format.h"
+
 namespace apache::thrift {
 class TProcessor;
 }
@@ -15,30 +17,29 @@ namespace hbemu::server {
 struct ThriftServerConfig {
   std::string bind_address = "127.0.0.1";
   uint16_t port = 9090;  // 0 asks the kernel for a free port; see ThriftServer::port().
-  bool framed = false;   // 4-byte big-endian length before each message (HBase -f)
-  bool compact = false;  // TCompactProtocol instead of TBinaryProtocol (HBase -c)
+  // Parts of the wire format the server insists on; the rest is detected per connection.
+  WireForcing forcing;
   int worker_threads = 0;  // threads for the event loop and calls; 0 = max(2, cores)
   // Largest message accepted; a bigger frame or message closes that connection with a log line.
   size_t max_message_bytes = 100u * 1024 * 1024;
+  // A connection that sends nothing for this long while the server waits for its next bytes is
+  // closed, as HBase's thread-pool server does (hbase.thrift.server.socket.read.timeout).
+  // 0 keeps idle connections forever.
+  int64_t idle_timeout_ms = 60000;
 };
 
-// Serves one Thrift service over TCP. Boost.Asio owns sockets and framing; a complete message
-// goes to the Thrift processor over an in-memory buffer on the event-loop thread that read it,
-// so a call costs no thread hand-off. The other worker_threads - 1 threads stand by and join the
-// loop whenever every thread in it has been inside the same calls for a millisecond, so a long
-// call stalls the other connections for about that long at most. No thread is held by an idle
-// connection.
+// Serves one Thrift service over TCP. Boost.Asio owns sockets; each connection's WireSession
+// tells its transport and protocol from the first bytes (buffered or framed, binary or compact,
+// or Thrift over HTTP), finds complete messages and runs them through the processor on the
+// event-loop thread that read them, so a call costs no thread hand-off. The other
+// worker_threads - 1 threads stand by and join the loop whenever every thread in it has been
+// inside the same calls for a millisecond, so a long call stalls the other connections for about
+// that long at most. No thread is held by an idle connection; one that stays idle past
+// idle_timeout_ms is closed.
 //
-// Each connection runs its calls strictly one at a time, in arrival order. Because every message
-// is parsed from its own fresh buffer, libthrift 0.17's cumulative per-connection byte budget
-// (THRIFT-5492, which drops long-lived buffered/framed connections after ~100-170 MB) never
-// applies. A malformed message, a process() failure, or a message/frame over max_message_bytes
-// closes only that connection, with a WARNING naming the peer.
-//
-// The generated C++ processor turns any undeclared handler exception into
-// TApplicationException(UNKNOWN, what()); the server rewrites such replies to what HBase's Java
-// server sends, TApplicationException(INTERNAL_ERROR, "Internal error processing <method>"), and
-// logs the original message.
+// Each connection runs its calls strictly one at a time, in arrival order. A malformed message,
+// a process() failure, or a message/frame over max_message_bytes closes only that connection,
+// with a WARNING naming the peer (see WireSession for the rest of the per-connection rules).
 //
 // Start and Stop are called from one controlling thread. Start at most once per object.
 class ThriftServer {

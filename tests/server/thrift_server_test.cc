@@ -15,6 +15,7 @@
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/THttpClient.h>
 #include <thrift/transport/TSocket.h>
 
 #include "Hbase.h"
@@ -28,6 +29,7 @@ using apache::thrift::protocol::TCompactProtocol;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::transport::TBufferedTransport;
 using apache::thrift::transport::TFramedTransport;
+using apache::thrift::transport::THttpClient;
 using apache::thrift::transport::TMemoryBuffer;
 using apache::thrift::transport::TSocket;
 using apache::thrift::transport::TTransport;
@@ -81,19 +83,40 @@ class EchoHandler : public thrift::HbaseNull {
   std::atomic<int> slow_finished{0};
 };
 
+// What a client speaks.
 struct Wire {
   bool framed = false;
   bool compact = false;
+  bool http = false;  // THttpClient: each call is one POST (framed is ignored)
 };
 
-std::unique_ptr<ThriftServer> StartServer(const std::shared_ptr<EchoHandler>& handler, Wire wire,
-                                          size_t max_message_bytes = 100u * 1024 * 1024) {
+// What a server insists on; by default nothing, so each connection's first bytes decide.
+struct ServerMode {
+  WireForcing forcing;
+  size_t max_message_bytes = 100u * 1024 * 1024;
+  int64_t idle_timeout_ms = 60000;
+};
+
+ServerMode Detecting() { return ServerMode{}; }
+
+// A server that insists on exactly what `wire` speaks, like HBase started with -f and/or -c.
+ServerMode Insisting(Wire wire) {
+  ServerMode mode;
+  mode.forcing.transport = wire.http     ? WireTransport::kHttp
+                          : wire.framed ? WireTransport::kFramed
+                                        : WireTransport::kBuffered;
+  mode.forcing.protocol = wire.compact ? WireProtocol::kCompact : WireProtocol::kBinary;
+  return mode;
+}
+
+std::unique_ptr<ThriftServer> StartServer(const std::shared_ptr<EchoHandler>& handler,
+                                          const ServerMode& mode) {
   ThriftServerConfig config;
   config.port = 0;
-  config.framed = wire.framed;
-  config.compact = wire.compact;
+  config.forcing = mode.forcing;
   config.worker_threads = 4;
-  config.max_message_bytes = max_message_bytes;
+  config.max_message_bytes = mode.max_message_bytes;
+  config.idle_timeout_ms = mode.idle_timeout_ms;
   auto server = std::make_unique<ThriftServer>(
       config, std::make_shared<thrift::HbaseProcessor>(handler));
   std::string error;
@@ -113,7 +136,9 @@ std::shared_ptr<TSocket> NewSocket(uint16_t port) {
 class Client {
  public:
   Client(uint16_t port, Wire wire, bool strict_binary = true) : socket_(NewSocket(port)) {
-    if (wire.framed) {
+    if (wire.http) {
+      transport_ = std::make_shared<THttpClient>(socket_, "localhost", "/");
+    } else if (wire.framed) {
       transport_ = std::make_shared<TFramedTransport>(socket_);
     } else {
       transport_ = std::make_shared<TBufferedTransport>(socket_);
@@ -192,12 +217,24 @@ std::vector<thrift::BatchMutation> Batches(size_t rows, size_t value_bytes) {
 
 // --- every transport x protocol -----------------------------------------------------------------
 
-class ThriftServerWireTest : public ::testing::TestWithParam<Wire> {};
+// A client configuration, against a server that detects it or one that insists on it.
+struct WireCase {
+  Wire wire;
+  bool insisting = false;
+};
+
+class ThriftServerWireTest : public ::testing::TestWithParam<WireCase> {
+ protected:
+  std::unique_ptr<ThriftServer> Start(const std::shared_ptr<EchoHandler>& handler) {
+    return StartServer(handler, GetParam().insisting ? Insisting(GetParam().wire) : Detecting());
+  }
+  Wire wire() const { return GetParam().wire; }
+};
 
 TEST_P(ThriftServerWireTest, EchoesCallsAndCountsMutations) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, GetParam());
-  Client client(server->port(), GetParam());
+  auto server = Start(handler);
+  Client client(server->port(), wire());
   for (int i = 0; i < 20; ++i) {
     auto result = client.GetRow("t" + std::to_string(i), "row" + std::to_string(i), {{"k", "v"}});
     ExpectEcho(result, "t" + std::to_string(i), "row" + std::to_string(i));
@@ -209,8 +246,8 @@ TEST_P(ThriftServerWireTest, EchoesCallsAndCountsMutations) {
 
 TEST_P(ThriftServerWireTest, MultiMegabyteReplyArrivesWhole) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, GetParam());
-  Client client(server->port(), GetParam());
+  auto server = Start(handler);
+  Client client(server->port(), wire());
   constexpr size_t kReply = 8u * 1024 * 1024;
   auto result = client.GetRow("large", std::to_string(kReply));
   ASSERT_EQ(result.size(), 1u);
@@ -218,19 +255,103 @@ TEST_P(ThriftServerWireTest, MultiMegabyteReplyArrivesWhole) {
   ExpectEcho(client.GetRow("after", "large"), "after", "large");
 }
 
-INSTANTIATE_TEST_SUITE_P(AllConfigs, ThriftServerWireTest,
-                         ::testing::Values(Wire{false, false}, Wire{true, false}, Wire{false, true},
-                                           Wire{true, true}),
-                         [](const ::testing::TestParamInfo<Wire>& info) {
-                           return std::string(info.param.framed ? "Framed" : "Buffered") +
-                                  (info.param.compact ? "Compact" : "Binary");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllConfigs, ThriftServerWireTest,
+    ::testing::Values(WireCase{Wire{false, false}, false}, WireCase{Wire{true, false}, false},
+                      WireCase{Wire{false, true}, false}, WireCase{Wire{true, true}, false},
+                      WireCase{Wire{false, false}, true}, WireCase{Wire{true, false}, true},
+                      WireCase{Wire{false, true}, true}, WireCase{Wire{true, true}, true},
+                      WireCase{Wire{false, false, true}, false},
+                      WireCase{Wire{false, true, true}, false},
+                      WireCase{Wire{false, false, true}, true}),
+    [](const ::testing::TestParamInfo<WireCase>& info) {
+      const Wire& wire = info.param.wire;
+      return std::string(info.param.insisting ? "Insisting" : "Detected") +
+             (wire.http ? "Http" : wire.framed ? "Framed" : "Buffered") +
+             (wire.compact ? "Compact" : "Binary");
+    });
+
+// --- one port, every client ---------------------------------------------------------------------
+
+TEST(ThriftServerTest, EveryClientConfigurationSharesOnePortAtOnce) {
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  std::vector<std::unique_ptr<Client>> clients;
+  const Wire wires[] = {Wire{false, false}, Wire{true, false}, Wire{false, true},
+                        Wire{true, true},   Wire{false, false, true}, Wire{false, true, true}};
+  for (const Wire& wire : wires) clients.push_back(std::make_unique<Client>(server->port(), wire));
+  for (int round = 0; round < 3; ++round) {
+    for (size_t i = 0; i < clients.size(); ++i) {
+      const std::string table = "client" + std::to_string(i);
+      ExpectEcho(clients[i]->GetRow(table, std::to_string(round)), table, std::to_string(round));
+    }
+  }
+}
+
+TEST(ThriftServerTest, InsistingOnOneModeRefusesTheOthers) {
+  struct Case {
+    Wire server;
+    Wire client;
+  };
+  for (const Case& c : {Case{Wire{true, false}, Wire{false, false}},
+                        Case{Wire{false, false}, Wire{true, false}},
+                        Case{Wire{false, false}, Wire{false, true}},
+                        Case{Wire{false, true}, Wire{false, false}},
+                        Case{Wire{false, false, true}, Wire{false, false}},
+                        Case{Wire{false, false}, Wire{false, false, true}}}) {
+    auto handler = std::make_shared<EchoHandler>();
+    auto server = StartServer(handler, Insisting(c.server));
+    Client client(server->port(), c.client);
+    EXPECT_ANY_THROW(client.GetRow("t", "mismatch"));
+    Client matching(server->port(), c.server);
+    ExpectEcho(matching.GetRow("t", "match"), "t", "match");
+  }
+}
+
+// --- idle connections ---------------------------------------------------------------------------
+
+TEST(ThriftServerTest, IdleConnectionIsClosedAfterTheTimeout) {
+  auto handler = std::make_shared<EchoHandler>();
+  ServerMode mode;
+  mode.idle_timeout_ms = 200;
+  auto server = StartServer(handler, mode);
+  const std::string call = SerializedGetRow("t", "r");
+  for (const std::string& sent : {std::string(), call.substr(0, call.size() / 2)}) {
+    auto raw = NewSocket(server->port());
+    raw->setRecvTimeout(5000);
+    raw->open();
+    if (!sent.empty()) WriteRaw(*raw, sent);
+    const auto start = Clock::now();
+    EXPECT_TRUE(ClosedByServer(*raw)) << "sent " << sent.size() << " bytes";
+    const auto waited = Clock::now() - start;
+    EXPECT_GE(waited, std::chrono::milliseconds(150));
+    EXPECT_LT(waited, std::chrono::seconds(3));
+  }
+}
+
+TEST(ThriftServerTest, ActiveConnectionAndLongCallOutliveTheIdleTimeout) {
+  auto handler = std::make_shared<EchoHandler>();
+  ServerMode mode;
+  mode.idle_timeout_ms = 200;
+  auto server = StartServer(handler, mode);
+  Client client(server->port(), Wire{});
+  const auto until = Clock::now() + std::chrono::milliseconds(800);
+  int calls = 0;
+  while (Clock::now() < until) {
+    ExpectEcho(client.GetRow("t", std::to_string(calls)), "t", std::to_string(calls));
+    ++calls;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  // The server is not waiting for bytes while a call runs, so a long call is not idleness.
+  ExpectEcho(client.GetRow("slow", "600"), "slow", "600");
+  ExpectEcho(client.GetRow("t", "after"), "t", "after");
+}
 
 // --- concurrency and volume ---------------------------------------------------------------------
 
 TEST(ThriftServerTest, ConcurrentClientsGetTheirOwnReplies) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   constexpr int kClients = 8;
   constexpr int kCalls = 200;
   std::atomic<int> mismatches{0};
@@ -268,7 +389,7 @@ TEST(ThriftServerTest, ConcurrentClientsGetTheirOwnReplies) {
 // payload after ~730 calls).
 void PushThroughOneConnection(Wire wire) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, wire);
+  auto server = StartServer(handler, Detecting());
   Client client(server->port(), wire);
   const auto batches = Batches(1024, 256);  // 256 KiB of values per call, ~290 KB on the wire
   auto sizer = std::make_shared<TMemoryBuffer>();
@@ -302,7 +423,7 @@ TEST(ThriftServerTest, LongFramedConnectionSurvivesBeyond300MB_Thrift5492) {
 
 TEST(ThriftServerTest, PipelinedCallsAreAnsweredInOrder) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   Client client(server->port(), Wire{});
   std::string three;
   for (int i = 0; i < 3; ++i) three += SerializedGetRow("t", "row" + std::to_string(i));
@@ -319,7 +440,7 @@ TEST(ThriftServerTest, PipelinedCallsAreAnsweredInOrder) {
 TEST(ThriftServerTest, MessageTrickledByteByByteIsServed) {
   for (Wire wire : {Wire{false, false}, Wire{true, false}}) {
     auto handler = std::make_shared<EchoHandler>();
-    auto server = StartServer(handler, wire);
+    auto server = StartServer(handler, Detecting());
     std::string call = SerializedGetRow("t", "trickled");
     if (wire.framed) {
       uint32_t n = static_cast<uint32_t>(call.size());
@@ -348,7 +469,7 @@ TEST(ThriftServerTest, MessageTrickledByteByByteIsServed) {
 
 TEST(ThriftServerTest, NonStrictBinaryClientIsServed) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   Client client(server->port(), Wire{}, /*strict_binary=*/false);
   ExpectEcho(client.GetRow("old", "client"), "old", "client");
 }
@@ -357,7 +478,7 @@ TEST(ThriftServerTest, NonStrictBinaryClientIsServed) {
 
 TEST(ThriftServerTest, UnknownMethodGetsUnknownMethodAndConnectionStaysUsable) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   Client client(server->port(), Wire{});
   TProtocol& protocol = client.protocol();
   protocol.writeMessageBegin("noSuchMethod", apache::thrift::protocol::T_CALL, 7);
@@ -384,7 +505,7 @@ TEST(ThriftServerTest, UnknownMethodGetsUnknownMethodAndConnectionStaysUsable) {
 
 TEST(ThriftServerTest, DeclaredIOErrorReachesClient) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   Client client(server->port(), Wire{});
   try {
     client.GetRow("ioerror", "r1");
@@ -398,7 +519,7 @@ TEST(ThriftServerTest, DeclaredIOErrorReachesClient) {
 TEST(ThriftServerTest, UndeclaredExceptionBecomesInternalError) {
   for (Wire wire : {Wire{false, false}, Wire{true, true}}) {
     auto handler = std::make_shared<EchoHandler>();
-    auto server = StartServer(handler, wire);
+    auto server = StartServer(handler, Detecting());
     Client client(server->port(), wire);
     try {
       client.GetRow("boom", "r1");
@@ -413,7 +534,7 @@ TEST(ThriftServerTest, UndeclaredExceptionBecomesInternalError) {
 
 TEST(ThriftServerTest, GarbageClosesOnlyThatConnection) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Insisting(Wire{}));
   Client bystander(server->port(), Wire{});
   ExpectEcho(bystander.GetRow("t", "before"), "t", "before");
 
@@ -437,7 +558,7 @@ TEST(ThriftServerTest, GarbageClosesOnlyThatConnection) {
 
 TEST(ThriftServerTest, HugeFrameLengthClosesOnlyThatConnection) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{true, false});
+  auto server = StartServer(handler, Insisting(Wire{true, false}));
   Client bystander(server->port(), Wire{true, false});
   for (const std::string& bytes : {std::string("\x7f\xff\xff\xff junk", 9),
                                    std::string("\x00\x00\x00\x00", 4),
@@ -455,7 +576,9 @@ TEST(ThriftServerTest, OversizedMessageIsRefused) {
   constexpr size_t kLimit = 1024 * 1024;
   for (Wire wire : {Wire{true, false}, Wire{false, false}, Wire{false, true}}) {
     auto handler = std::make_shared<EchoHandler>();
-    auto server = StartServer(handler, wire, kLimit);
+    ServerMode mode;
+    mode.max_message_bytes = kLimit;
+    auto server = StartServer(handler, mode);
     {
       Client client(server->port(), wire);
       client->mutateRows("t", Batches(1, kLimit / 2), {});  // under the limit: fine
@@ -471,7 +594,7 @@ TEST(ThriftServerTest, OversizedMessageIsRefused) {
 
 TEST(ThriftServerTest, StopDeliversRunningCallAndClosesIdleConnectionsAtOnce) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   auto idle = NewSocket(server->port());
   idle->open();
 
@@ -512,7 +635,7 @@ TEST(ThriftServerTest, StopDeliversRunningCallAndClosesIdleConnectionsAtOnce) {
 
 TEST(ThriftServerTest, ClientDisconnectDuringCallIsHarmless) {
   auto handler = std::make_shared<EchoHandler>();
-  auto server = StartServer(handler, Wire{});
+  auto server = StartServer(handler, Detecting());
   {
     auto raw = NewSocket(server->port());
     raw->open();
@@ -529,7 +652,7 @@ TEST(ThriftServerTest, ClientDisconnectDuringCallIsHarmless) {
 
 TEST(ThriftServerTest, StartFailsWhenPortIsTaken) {
   auto handler = std::make_shared<EchoHandler>();
-  auto first = StartServer(handler, Wire{});
+  auto first = StartServer(handler, Detecting());
   ThriftServerConfig config;
   config.port = first->port();
   ThriftServer second(config, std::make_shared<thrift::HbaseProcessor>(handler));

@@ -1,0 +1,430 @@
+#include "server/wire_session.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include <glog/logging.h>
+#include <thrift/TApplicationException.h>
+#include <thrift/TConfiguration.h>
+#include <thrift/TProcessor.h>
+#include <thrift/protocol/TBinaryProtocol.h>
+#include <thrift/protocol/TCompactProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+
+#include "server/http_exchange.h"
+
+namespace hbemu::server {
+namespace {
+
+using apache::thrift::TApplicationException;
+using apache::thrift::TConfiguration;
+using apache::thrift::protocol::TMessageType;
+using apache::thrift::protocol::TProtocol;
+using apache::thrift::transport::TMemoryBuffer;
+
+constexpr size_t kFrameHeaderBytes = 4;
+constexpr size_t kMinReadSpace = 64 * 1024;
+// A session keeps buffers this big across calls; one that grew for a bigger message is released
+// once that message is done, so a single large call does not pin memory for the connection's life.
+constexpr size_t kKeepBufferBytes = 8 * 1024 * 1024;
+constexpr char kThriftContentType[] = "application/x-thrift";
+
+uint32_t ReadBigEndian32(const uint8_t* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+void WriteBigEndian32(uint32_t v, uint8_t* p) {
+  p[0] = static_cast<uint8_t>(v >> 24);
+  p[1] = static_cast<uint8_t>(v >> 16);
+  p[2] = static_cast<uint8_t>(v >> 8);
+  p[3] = static_cast<uint8_t>(v);
+}
+
+// The input side of a call: a read-only view of one message, reused from call to call. Each view
+// starts with a full message-size budget, which is what keeps THRIFT-5492 away.
+class MessageView : public TMemoryBuffer {
+ public:
+  explicit MessageView(std::shared_ptr<TConfiguration> config)
+      : TMemoryBuffer(nullptr, 0, TMemoryBuffer::OBSERVE, std::move(config)) {}
+
+  void Observe(const uint8_t* data, size_t size) {
+    resetBuffer(const_cast<uint8_t*>(data), static_cast<uint32_t>(size), TMemoryBuffer::OBSERVE);
+    resetConsumedMessageSize();
+  }
+};
+
+bool LooksBinary(const uint8_t* p, size_t n, size_t at) {
+  return n >= at + 2 && p[at] == 0x80 && p[at + 1] == 0x01;
+}
+bool LooksCompact(const uint8_t* p, size_t n, size_t at) { return n >= at + 1 && p[at] == 0x82; }
+
+}  // namespace
+
+// Runs messages through the processor with protocol objects and a reply buffer kept across calls.
+class WireSession::Call {
+ public:
+  explicit Call(std::shared_ptr<TConfiguration> config)
+      : input_(std::make_shared<MessageView>(std::move(config))) {
+    NewReplyBuffer();
+  }
+
+  // Processes one message; the reply follows `reserve` placeholder bytes in the reply buffer.
+  // Returns an empty string, or why the message could not be processed (the stream cannot be
+  // trusted past it).
+  std::string Run(apache::thrift::TProcessor* processor, const uint8_t* message, size_t length,
+                  WireProtocol protocol, size_t reserve, const std::string& peer) {
+    input_->Observe(message, length);
+    reply_->resetBuffer();
+    if (reserve > 0) {
+      static const uint8_t kPlaceholder[kFrameHeaderBytes] = {};
+      reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
+    }
+    const int p = static_cast<int>(protocol);
+    if (!in_[p]) {
+      in_[p] = MakeProtocol(protocol, input_);
+    }
+    if (!out_[p]) out_[p] = MakeProtocol(protocol, reply_);
+    try {
+      if (!processor->process(in_[p], out_[p], nullptr)) {
+        return "processor refused the message (not a call?)";
+      }
+    } catch (const std::exception& e) {
+      // Typically arguments that do not decode.
+      return e.what();
+    } catch (...) {
+      return "unknown exception from processor";
+    }
+    MapUndeclaredException(protocol, reserve, peer);
+    return "";
+  }
+
+  // The reply, placeholder included.
+  Span reply() const {
+    uint8_t* bytes;
+    uint32_t size;
+    reply_->getBuffer(&bytes, &size);
+    return {bytes, size};
+  }
+
+  void Done() {
+    if (reply_->getBufferSize() > kKeepBufferBytes) NewReplyBuffer();
+  }
+
+ private:
+  static std::shared_ptr<TProtocol> MakeProtocol(WireProtocol protocol,
+                                                 std::shared_ptr<TMemoryBuffer> buffer) {
+    // Templating on TMemoryBuffer makes the protocol's transport calls non-virtual.
+    if (protocol == WireProtocol::kCompact) {
+      return std::make_shared<apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer>>(buffer);
+    }
+    return std::make_shared<apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>>(buffer);
+  }
+
+  void NewReplyBuffer() {
+    reply_ = std::make_shared<TMemoryBuffer>();
+    out_[0].reset();
+    out_[1].reset();
+  }
+
+  // The generated C++ processor reports an undeclared handler exception as
+  // TApplicationException(UNKNOWN, e.what()); HBase's Java server (and so its clients) use
+  // INTERNAL_ERROR with a fixed text.
+  void MapUndeclaredException(WireProtocol protocol, size_t reserve, const std::string& peer) {
+    Span out = reply();
+    if (out.size <= reserve) return;  // oneway: no reply at all
+    // The message type sits at a fixed offset, so an ordinary reply is let through unparsed.
+    const uint8_t* message = out.data + reserve;
+    const size_t length = out.size - reserve;
+    if (protocol == WireProtocol::kBinary && LooksBinary(message, length, 0) && length >= 4 &&
+        message[3] != apache::thrift::protocol::T_EXCEPTION) {
+      return;
+    }
+    if (protocol == WireProtocol::kCompact && LooksCompact(message, length, 0) && length >= 2 &&
+        ((message[1] >> 5) & 0x07) != apache::thrift::protocol::T_EXCEPTION) {
+      return;
+    }
+    std::string method;
+    int32_t seqid = 0;
+    TApplicationException original;
+    try {
+      auto view = std::make_shared<TMemoryBuffer>(const_cast<uint8_t*>(message),
+                                                  static_cast<uint32_t>(length));
+      auto reader = MakeProtocol(protocol, view);
+      TMessageType type;
+      reader->readMessageBegin(method, type, seqid);
+      if (type != apache::thrift::protocol::T_EXCEPTION) return;
+      original.read(reader.get());
+    } catch (const std::exception&) {
+      return;  // not ours to judge; send it as the processor wrote it
+    }
+    if (original.getType() != TApplicationException::UNKNOWN) return;
+    // Mostly bad client input (HBase answers it the same way), so not an ERROR.
+    LOG(WARNING) << "[wire_session] " << method << " from " << peer
+                 << " failed with an undeclared exception: " << original.what();
+    reply_->resetBuffer();
+    if (reserve > 0) {
+      static const uint8_t kPlaceholder[kFrameHeaderBytes] = {};
+      reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
+    }
+    auto& writer = out_[static_cast<int>(protocol)];
+    TApplicationException mapped(TApplicationException::INTERNAL_ERROR,
+                                 "Internal error processing " + method);
+    writer->writeMessageBegin(method, apache::thrift::protocol::T_EXCEPTION, seqid);
+    mapped.write(writer.get());
+    writer->writeMessageEnd();
+  }
+
+  std::shared_ptr<MessageView> input_;
+  std::shared_ptr<TMemoryBuffer> reply_;
+  // Indexed by WireProtocol; created on first use.
+  std::shared_ptr<TProtocol> in_[2];
+  std::shared_ptr<TProtocol> out_[2];
+};
+
+WireSession::WireSession(const WireSessionConfig& config, apache::thrift::TProcessor* processor,
+                         std::shared_ptr<TConfiguration> thrift_config, std::string peer)
+    : config_(config),
+      processor_(processor),
+      peer_(std::move(peer)),
+      buffer_(kMinReadSpace),
+      call_(std::make_unique<Call>(std::move(thrift_config))) {}
+
+WireSession::~WireSession() = default;
+
+WireSession::Step WireSession::Read(size_t want) {
+  want_ = want;
+  return {};
+}
+
+WireSession::Step WireSession::Close(std::string reason) {
+  Step step;
+  step.action = Step::Action::kClose;
+  step.reason = std::move(reason);
+  return step;
+}
+
+WireSession::Step WireSession::Next() {
+  if (close_after_write_) return Close("");
+  // Oneway messages produce no reply; pipelined ones are run here until one does.
+  for (;;) {
+    if (buffered() < want_) return Read(want_);
+    if (!format_) {
+      WireDetection detected = DetectWireFormat(buffer_.data() + begin_, buffered(),
+                                                config_.forcing);
+      if (detected.status == WireDetection::Status::kNeedMore) return Read(buffered() + 1);
+      if (detected.status == WireDetection::Status::kUnknown) return Close(detected.error);
+      format_ = detected.format;
+      if (format_->transport == WireTransport::kHttp) {
+        http_ = std::make_unique<HttpRequestReader>(config_.max_message_bytes);
+      }
+      VLOG(1) << "[wire_session] " << peer_ << " speaks " << WireFormatName(*format_);
+    }
+    Step step;
+    switch (format_->transport) {
+      case WireTransport::kBuffered:
+        step = NextBuffered();
+        break;
+      case WireTransport::kFramed:
+        step = NextFramed();
+        break;
+      case WireTransport::kHttp:
+        step = NextHttp();
+        break;
+    }
+    // A call that wrote no reply consumed its message already; look at the next one.
+    if (step.action == Step::Action::kRead && buffered() >= want_ && !writing_) continue;
+    return step;
+  }
+}
+
+WireSession::Step WireSession::NextFramed() {
+  const uint8_t* start = buffer_.data() + begin_;
+  if (buffered() < kFrameHeaderBytes) return Read(kFrameHeaderBytes);
+  const uint32_t frame = ReadBigEndian32(start);
+  if (frame == 0) return Close("empty frame");
+  if (frame > config_.max_message_bytes) {
+    return Close("frame of " + std::to_string(frame) + " bytes exceeds the limit of " +
+                 std::to_string(config_.max_message_bytes) + " bytes" +
+                 Hint(start, buffered()));
+  }
+  const size_t total = kFrameHeaderBytes + frame;
+  if (buffered() < total) return Read(total);
+  return Run(start + kFrameHeaderBytes, frame, format_->protocol, total);
+}
+
+WireSession::Step WireSession::NextBuffered() {
+  const uint8_t* start = buffer_.data() + begin_;
+  const size_t max = config_.max_message_bytes;
+  SkimResult skim = SkimMessage(format_->protocol, start, buffered(), max);
+  switch (skim.status) {
+    case SkimResult::Status::kComplete:
+      return Run(start, skim.bytes, format_->protocol, skim.bytes);
+    case SkimResult::Status::kNeedMore:
+      return Read(skim.bytes);
+    case SkimResult::Status::kTooLarge:
+      return Close("message of " +
+                   (skim.bytes ? "at least " + std::to_string(skim.bytes) + " bytes"
+                               : "unknown size (" + skim.error + ")") +
+                   " exceeds the limit of " + std::to_string(max) + " bytes" +
+                   Hint(start, buffered()));
+    case SkimResult::Status::kMalformed:
+      break;
+  }
+  return Close(std::string("malformed ") + WireProtocolName(format_->protocol) +
+               " message: " + skim.error + Hint(start, buffered()));
+}
+
+WireSession::Step WireSession::NextHttp() {
+  size_t used = 0;
+  const HttpRequestReader::Status status =
+      http_->Feed(buffer_.data() + begin_, buffered(), &used);
+  begin_ += used;
+  if (status == HttpRequestReader::Status::kNeedMore) {
+    if (http_->WantsContinue()) {
+      http_->ContinueSent();
+      const std::string& interim = HttpContinueResponse();
+      writing_ = true;
+      consumed_ = 0;
+      Step step;
+      step.action = Step::Action::kWrite;
+      step.write.push_back({reinterpret_cast<const uint8_t*>(interim.data()), interim.size()});
+      return step;
+    }
+    return Read(buffered() + 1);
+  }
+  if (status == HttpRequestReader::Status::kError) {
+    LOG(WARNING) << "[wire_session] HTTP request from " << peer_ << " refused ("
+                 << http_->error_status() << "): " << http_->error();
+    http_header_ = HttpTextResponse(http_->error_status(), http_->error(), false);
+    close_after_write_ = true;
+    return WriteReply(/*http=*/false);
+  }
+  http_keep_alive_ = http_->keep_alive();
+  const std::string& body = http_->body();
+  if (body.empty()) {
+    http_header_ = HttpTextResponse(400, "empty body: expected one Thrift message",
+                                    http_keep_alive_);
+    close_after_write_ = !http_keep_alive_;
+    return WriteReply(/*http=*/false);
+  }
+  WireProtocol protocol = config_.forcing.protocol.value_or(
+      DetectBodyProtocol(static_cast<uint8_t>(body[0])));
+  return Run(reinterpret_cast<const uint8_t*>(body.data()), body.size(), protocol, 0);
+}
+
+WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WireProtocol protocol,
+                                   size_t consume) {
+  const bool http = format_->transport == WireTransport::kHttp;
+  const size_t reserve = format_->transport == WireTransport::kFramed ? kFrameHeaderBytes : 0;
+  std::string error = call_->Run(processor_, message, length, protocol, reserve, peer_);
+  if (!error.empty()) {
+    if (!http) return Close(error + Hint(buffer_.data() + begin_, buffered()));
+    // HTTP frames each request itself, so the connection stays usable after a bad body.
+    LOG(WARNING) << "[wire_session] Thrift message over HTTP from " << peer_
+                 << " not processed: " << error;
+    http_header_ = HttpTextResponse(500, "cannot process the Thrift message: " + error,
+                                    http_keep_alive_);
+    close_after_write_ = !http_keep_alive_;
+    return WriteReply(/*http=*/false);
+  }
+  consumed_ = consume;
+  Span reply = call_->reply();
+  if (http) {
+    http_header_ = HttpResponseHeader(200, kThriftContentType, reply.size, http_keep_alive_);
+    close_after_write_ = !http_keep_alive_;
+    return WriteReply(/*http=*/true);
+  }
+  if (reply.size <= reserve) {
+    // Oneway: nothing to send.
+    begin_ += consumed_;
+    consumed_ = 0;
+    want_ = 1;
+    return Read(1);
+  }
+  if (reserve > 0) {
+    WriteBigEndian32(static_cast<uint32_t>(reply.size - reserve), const_cast<uint8_t*>(reply.data));
+  }
+  writing_ = true;
+  Step step;
+  step.action = Step::Action::kWrite;
+  step.write.push_back(reply);
+  return step;
+}
+
+WireSession::Step WireSession::WriteReply(bool http) {
+  // http: the header, then the Thrift reply; otherwise the header holds a whole text response.
+  writing_ = true;
+  Step step;
+  step.action = Step::Action::kWrite;
+  step.write.push_back(
+      {reinterpret_cast<const uint8_t*>(http_header_.data()), http_header_.size()});
+  if (http) {
+    Span reply = call_->reply();
+    if (reply.size > 0) step.write.push_back(reply);
+  }
+  return step;
+}
+
+void WireSession::Written() {
+  writing_ = false;
+  begin_ += consumed_;
+  consumed_ = 0;
+  want_ = 1;
+  call_->Done();
+  // An HTTP request is finished once its final response is out (not after a 100 Continue).
+  if (http_ && !http_header_.empty()) {
+    http_->Reset();
+    http_header_.clear();
+  }
+}
+
+uint8_t* WireSession::ReadSpace(size_t* size) {
+  if (begin_ == end_) {
+    begin_ = end_ = 0;
+    if (buffer_.size() > kKeepBufferBytes && want_ <= kKeepBufferBytes) {
+      std::vector<uint8_t>(kMinReadSpace).swap(buffer_);
+    }
+  }
+  // Room for at least the rest of want_ (so a large message arrives without repeated regrowth)
+  // and never less than kMinReadSpace.
+  const size_t space = std::max(want_ > buffered() ? want_ - buffered() : 0, kMinReadSpace);
+  if (buffer_.size() - end_ < space && begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buffer_.size() - end_ < space) {
+    // Double for streams of growing messages, but not far past the largest message allowed.
+    const size_t cap = config_.max_message_bytes + kFrameHeaderBytes + kMinReadSpace;
+    buffer_.resize(std::max(end_ + space, std::min(buffer_.size() * 2, cap)));
+  }
+  *size = buffer_.size() - end_;
+  return buffer_.data() + end_;
+}
+
+void WireSession::Received(size_t n) { end_ += n; }
+
+// A transport/protocol mismatch is the most common reason a client "just hangs or gets
+// disconnected", so say so when bytes that failed look like another configuration (which, with
+// detection, only happens when the server was told to insist on one).
+std::string WireSession::Hint(const uint8_t* p, size_t n) const {
+  if (!format_) return "";
+  const bool framed = format_->transport == WireTransport::kFramed;
+  if (framed && (LooksBinary(p, n, 0) || LooksCompact(p, n, 0))) {
+    return " (looks unframed, but the server insists on framed transport)";
+  }
+  if (!framed && n >= 4 && p[0] == 0 && (LooksBinary(p, n, 4) || LooksCompact(p, n, 4))) {
+    return " (looks framed, but the server insists on buffered transport)";
+  }
+  const size_t body = framed ? kFrameHeaderBytes : 0;
+  if (format_->protocol == WireProtocol::kBinary && LooksCompact(p, n, body)) {
+    return " (looks like TCompactProtocol, but the server insists on binary)";
+  }
+  if (format_->protocol == WireProtocol::kCompact && LooksBinary(p, n, body)) {
+    return " (looks like TBinaryProtocol, but the server insists on compact)";
+  }
+  return "";
+}
+
+}  // namespace hbemu::server

@@ -1,0 +1,120 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/wire_format.h"
+
+namespace apache::thrift {
+class TConfiguration;
+class TProcessor;
+}  // namespace apache::thrift
+
+namespace hbemu::server {
+
+class HttpRequestReader;
+
+// What one connection's session needs from the server.
+struct WireSessionConfig {
+  WireForcing forcing;
+  // Largest message (or frame, or HTTP body) accepted.
+  size_t max_message_bytes = 100u * 1024 * 1024;
+};
+
+// The protocol side of one client connection, without a socket: it takes received bytes, tells
+// the connection's format from the first of them, finds each complete message (frame, skimmed
+// unframed message, or HTTP request), runs it through the Thrift processor and hands back the
+// bytes to send. The network layer moves bytes; everything a client can get wrong is decided
+// here, which is also what the wire fuzzer drives.
+//
+// Calls run strictly one at a time: after a kWrite step, Next() must not be called again until
+// Written(). Each message is parsed from its own view of the buffer and the input budget is reset
+// per message, so libthrift 0.17's per-connection byte budget (THRIFT-5492) never applies. Reply
+// buffers and protocol objects are kept for the connection's life, but a buffer that grew for a
+// large message is given back once that message is done.
+//
+// The generated C++ processor turns any undeclared handler exception into
+// TApplicationException(UNKNOWN, what()); replies of that kind are rewritten to what HBase's Java
+// server sends, TApplicationException(INTERNAL_ERROR, "Internal error processing <method>").
+//
+// Not thread-safe: one connection's strand (or one fuzzer thread) drives it.
+class WireSession {
+ public:
+  WireSession(const WireSessionConfig& config, apache::thrift::TProcessor* processor,
+              std::shared_ptr<apache::thrift::TConfiguration> thrift_config, std::string peer);
+  ~WireSession();
+  WireSession(const WireSession&) = delete;
+  WireSession& operator=(const WireSession&) = delete;
+
+  struct Span {
+    const uint8_t* data;
+    size_t size;
+  };
+
+  struct Step {
+    enum class Action {
+      kRead,   // receive more bytes (ReadSpace/Received), then call Next() again
+      kWrite,  // send `write` in order, then call Written() and Next()
+      kClose,  // close the connection; `reason` says why (empty for a normal end)
+    };
+    Action action = Action::kRead;
+    std::vector<Span> write;  // valid until Written()
+    std::string reason;
+  };
+
+  // Runs at most one call; parsing and detection happen as needed.
+  Step Next();
+
+  // Room for at least `min_bytes` more received bytes (and never less than 64 KiB); returns
+  // the start, with the room's size in *size.
+  uint8_t* ReadSpace(size_t* size);
+  void Received(size_t n);
+
+  // The last kWrite step's bytes are out.
+  void Written();
+
+  // Set once the first bytes have told it.
+  const std::optional<WireFormat>& format() const { return format_; }
+  // Bytes received but not yet part of a finished call.
+  size_t buffered() const { return end_ - begin_; }
+  const std::string& peer() const { return peer_; }
+
+ private:
+  class Call;
+
+  Step NextBuffered();
+  Step NextFramed();
+  Step NextHttp();
+  Step Run(const uint8_t* message, size_t length, WireProtocol protocol, size_t consume);
+  Step Read(size_t want);
+  Step Close(std::string reason);
+  Step WriteReply(bool http);
+  std::string Hint(const uint8_t* data, size_t size) const;
+
+  const WireSessionConfig config_;
+  apache::thrift::TProcessor* const processor_;
+  const std::string peer_;
+  std::optional<WireFormat> format_;
+
+  // Received bytes not yet consumed are buffer_[begin_, end_).
+  std::vector<uint8_t> buffer_;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+  // Fewest buffered bytes worth looking at again; saves re-skimming a large message per read.
+  size_t want_ = 1;
+  // Bytes the call whose reply is being written consumes once Written().
+  size_t consumed_ = 0;
+  bool writing_ = false;
+  bool close_after_write_ = false;
+
+  std::unique_ptr<Call> call_;
+  std::unique_ptr<HttpRequestReader> http_;
+  std::string http_header_;
+  bool http_keep_alive_ = true;
+};
+
+}  // namespace hbemu::server
