@@ -8,6 +8,9 @@
   tests that use it skip themselves when HBASE_THRIFT_TARGET is set.
 * `connection` (happybase), `raw_client` (Apache Thrift, generated `hbase.Hbase.Client`),
   `hb_table` / `raw_table` factories that create uniquely named tables and drop them afterwards.
+* `happybase_wire` / `raw_wire`: every test that uses a happybase connection runs once per
+  transport x protocol (buffered/framed x binary/compact), and every raw-Thrift test once over a
+  socket and once over HTTP, all against the one server started with no mode flags.
 """
 
 import collections
@@ -89,21 +92,41 @@ def server_factory(tmp_path):
         server.stop()
 
 
+@pytest.fixture(params=hbcompat.HAPPYBASE_WIRES)
+def happybase_wire(request):
+    """The transport-protocol this test's happybase connections use."""
+    hbcompat.skip_unless_target_serves(request.param)
+    return request.param
+
+
 @pytest.fixture
-def connection(hbase_endpoint):
+def happybase_options(happybase_wire):
+    """happybase.Connection keyword arguments for this test's wire mode."""
+    return hbcompat.happybase_options(happybase_wire)
+
+
+@pytest.fixture(params=hbcompat.RAW_WIRES)
+def raw_wire(request):
+    """How this test's raw client reaches the server: a socket, or Thrift over HTTP."""
+    hbcompat.skip_unless_target_serves(request.param)
+    return request.param
+
+
+@pytest.fixture
+def connection(hbase_endpoint, happybase_options):
     import happybase
 
-    conn = happybase.Connection(hbase_endpoint.host, hbase_endpoint.port,
-                                timeout=hbcompat.CLIENT_TIMEOUT_MS)
+    conn = happybase.Connection(hbase_endpoint.host, hbase_endpoint.port, **happybase_options)
     yield conn
     conn.close()
 
 
 @pytest.fixture
-def raw_client(hbase_endpoint):
+def raw_client(hbase_endpoint, raw_wire):
     from hbase import Hbase
 
-    client, transport = hbcompat.open_raw_client(hbase_endpoint.host, hbase_endpoint.port, Hbase)
+    client, transport = hbcompat.open_raw_client(hbase_endpoint.host, hbase_endpoint.port, Hbase,
+                                                 wire=raw_wire)
     yield client
     transport.close()
 

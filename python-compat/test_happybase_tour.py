@@ -40,10 +40,10 @@ def scan_keys(table, **kwargs):
 # Connection
 
 
-def test_connection_open_close_reopen_and_tables(hbase_endpoint, hb_table):
+def test_connection_open_close_reopen_and_tables(hbase_endpoint, hb_table, happybase_options):
     table = hb_table(tag="conn")
     conn = happybase.Connection(hbase_endpoint.host, hbase_endpoint.port, autoconnect=False,
-                                timeout=hbcompat.CLIENT_TIMEOUT_MS)
+                                **happybase_options)
     assert not conn.transport.is_open()
     conn.open()
     names = conn.tables()
@@ -56,10 +56,11 @@ def test_connection_open_close_reopen_and_tables(hbase_endpoint, hb_table):
     conn.close()
 
 
-def test_table_prefix_is_added_on_create_and_stripped_by_tables(hbase_endpoint, connection):
+def test_table_prefix_is_added_on_create_and_stripped_by_tables(hbase_endpoint, connection,
+                                                                happybase_options):
     prefix = hbcompat.unique_table_name("pfx")
     pconn = happybase.Connection(hbase_endpoint.host, hbase_endpoint.port, table_prefix=prefix,
-                                 timeout=hbcompat.CLIENT_TIMEOUT_MS)
+                                 **happybase_options)
     try:
         pconn.create_table("inner", {"f": {}})
         assert pconn.table("inner").name == (prefix + "_inner").encode()
@@ -371,11 +372,12 @@ def test_scan_2000_rows_bounds_columns_limit_and_batch_size(hb_table):
     assert scan_list(table, row_prefix=b"row", timestamp=123) == []
 
 
-def test_scan_in_compat_090_mode_uses_the_old_scanner_calls(hbase_endpoint, hb_table):
+def test_scan_in_compat_090_mode_uses_the_old_scanner_calls(hbase_endpoint, hb_table,
+                                                           happybase_options):
     # compat='0.90' scans through scannerOpen / scannerOpenTs / scannerOpenWithStop(Ts).
     name = hb_table(tag="compat090").name
     old = happybase.Connection(hbase_endpoint.host, hbase_endpoint.port, compat="0.90",
-                               timeout=hbcompat.CLIENT_TIMEOUT_MS)
+                               **happybase_options)
     try:
         table = old.table(name)
         for i in range(30):
@@ -724,10 +726,11 @@ def test_connection_pool_construction_rejects_bad_sizes():
         happybase.ConnectionPool(size=0)
 
 
-def test_connection_pool_10_threads_with_random_connection_failures(hbase_endpoint, hb_table):
+def test_connection_pool_10_threads_with_random_connection_failures(hbase_endpoint, hb_table,
+                                                                   happybase_options):
     table_name = hb_table(tag="pool").name
     pool = happybase.ConnectionPool(size=3, host=hbase_endpoint.host, port=hbase_endpoint.port,
-                                    timeout=hbcompat.CLIENT_TIMEOUT_MS)
+                                    **happybase_options)
     errors = []
     failures_injected = []
 
@@ -773,9 +776,10 @@ def test_connection_pool_10_threads_with_random_connection_failures(hbase_endpoi
     assert all(row == {b"cf1:v": k} for k, row in rows)
 
 
-def test_connection_pool_exhaustion_raises_no_connections_available(hbase_endpoint):
+def test_connection_pool_exhaustion_raises_no_connections_available(hbase_endpoint,
+                                                                   happybase_options):
     pool = happybase.ConnectionPool(size=1, host=hbase_endpoint.host, port=hbase_endpoint.port,
-                                    timeout=hbcompat.CLIENT_TIMEOUT_MS)
+                                    **happybase_options)
     outcome = []
 
     def other_thread():
@@ -797,7 +801,8 @@ def test_connection_pool_exhaustion_raises_no_connections_available(hbase_endpoi
 
 
 # --------------------------------------------------------------------------------------------
-# Transports and protocols (own servers, started with --framed / --compact)
+# Transports and protocols. Every test above runs in all four modes against the one server
+# started without mode flags; these start servers that insist on one mode, as HBase does.
 
 
 @pytest.mark.parametrize("flags,transport,protocol", [
@@ -819,5 +824,25 @@ def test_transport_and_protocol_flags_serve_happybase(server_factory, flags, tra
         assert table.cells(b"r1", b"f:a", include_timestamp=True) == [(b"2", 20), (b"1", 10)]
         assert scan_list(table) == [(b"r1", {b"f:a": b"2"}), (b"r2", {b"f:b": b"x" * 100000})]
         assert table.counter_inc(b"c", b"f:n", 3) == 3
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("flags,transport,protocol", [
+    (["--framed"], "buffered", "binary"),
+    (["--compact"], "buffered", "binary"),
+    ([], "buffered", "binary"),
+], ids=["framed-server-buffered-client", "compact-server-binary-client", "control"])
+def test_a_server_insisting_on_one_mode_refuses_others_as_hbase_does(server_factory, flags,
+                                                                    transport, protocol):
+    server = server_factory(flags=flags)
+    conn = happybase.Connection(server.host, server.port, transport=transport, protocol=protocol,
+                                timeout=5000)
+    try:
+        if flags:
+            with pytest.raises((TException, EOFError, OSError)):
+                conn.tables()
+        else:
+            assert conn.tables() == []
     finally:
         conn.close()

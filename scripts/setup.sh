@@ -10,7 +10,7 @@ build_type="${BUILD_TYPE:-RelWithDebInfo}"
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
           libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev libgoogle-glog-dev libgtest-dev libgmock-dev
           python3 python3-venv
-          clang libclang-rt-14-dev)  # clang only builds the filter-parser libFuzzer target
+          clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build, and run every test:
-#  1. GoogleTest through CTest, a bounded libFuzzer run of the filter parser, then the Python
-#     compatibility suite (wire tests with happybase and raw Thrift, crash recovery with
-#     SIGKILL, hostile input, soak) against the built server;
+#  1. GoogleTest through CTest, bounded libFuzzer runs (the wire: detection, framing, HTTP,
+#     Thrift decoding and the handler; and the filter parser), then the Python compatibility
+#     suite (happybase in all four transport x protocol modes and raw Thrift over a socket and
+#     over HTTP, all against one server without mode flags; 1,000 connections, crash recovery
+#     with SIGKILL, hostile input, soak) against the built server;
 #  2. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build;
 #  3. the concurrency tests on a ThreadSanitizer build.
 # HBEMU_SANITIZERS=0 skips 2 and 3 (quicker local runs; CI runs everything).
@@ -13,8 +15,8 @@ start=$(date +%s)
 "$repo/scripts/setup.sh"
 echo "== GoogleTest (ctest)"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
-echo "== Filter-parser fuzzing (libFuzzer, bounded)"
-"$repo/scripts/fuzz_filter_parser.sh" "${FUZZ_SECONDS:-30}"
+echo "== Fuzzing (libFuzzer, bounded)"
+"$repo/scripts/fuzz.sh" "${FUZZ_SECONDS:-30}"
 echo "== Python compatibility suite"
 HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
 

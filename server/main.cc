@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -19,6 +20,18 @@
 using namespace hbemu;
 
 namespace {
+
+// Each connection holds a descriptor; the usual soft limit of 1024 would refuse connections long
+// before memory or threads run short, so take what the hard limit allows.
+void RaiseOpenFileLimit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  const rlim_t before = limit.rlim_cur;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &limit) == 0) {
+    VLOG(1) << "[main] open-file limit raised from " << before << " to " << limit.rlim_cur;
+  }
+}
 
 std::string HostName() {
   char buf[256] = {0};
@@ -45,6 +58,7 @@ int main(int argc, char** argv) {
   }
 
   for (const std::string& warning : options.warnings) LOG(WARNING) << "[main] " << warning;
+  RaiseOpenFileLimit();
 
   // Signals are taken synchronously by this thread (sigwait below); every thread started from
   // here on inherits the blocked mask, so none of them is interrupted by SIGTERM/SIGINT.

@@ -1,6 +1,7 @@
 #include "server/wire_session.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -24,7 +25,9 @@ using apache::thrift::protocol::TProtocol;
 using apache::thrift::transport::TMemoryBuffer;
 
 constexpr size_t kFrameHeaderBytes = 4;
-constexpr size_t kMinReadSpace = 64 * 1024;
+// Small, because an idle connection keeps it: 1,000 connections hold 8 MB. A message bigger than
+// the buffer grows it (and the connection keeps up to kKeepBufferBytes for the next one).
+constexpr size_t kMinReadSpace = 8 * 1024;
 // A session keeps buffers this big across calls; one that grew for a bigger message is released
 // once that message is done, so a single large call does not pin memory for the connection's life.
 constexpr size_t kKeepBufferBytes = 8 * 1024 * 1024;
@@ -81,12 +84,24 @@ class WireSession::Call {
       reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
     }
     const int p = static_cast<int>(protocol);
-    if (!in_[p]) {
-      in_[p] = MakeProtocol(protocol, input_);
-    }
     if (!out_[p]) out_[p] = MakeProtocol(protocol, reply_);
+    // libthrift sizes a string from its length prefix before reading it (TBinaryProtocol
+    // readStringBody, TCompactProtocol readBinary), so a 20-byte frame claiming a 2 GB string
+    // would allocate 2 GB. Nothing in a message is longer than the message itself.
+    const int32_t limit = static_cast<int32_t>(std::min<size_t>(length, INT32_MAX));
+    std::shared_ptr<TProtocol> in;
+    if (protocol == WireProtocol::kCompact) {
+      if (!compact_in_) compact_in_ = std::make_shared<CompactReader>(input_);
+      compact_in_->SetLimits(limit);
+      in = compact_in_;
+    } else {
+      if (!binary_in_) binary_in_ = std::make_shared<BinaryReader>(input_);
+      binary_in_->setStringSizeLimit(limit);
+      binary_in_->setContainerSizeLimit(limit);
+      in = binary_in_;
+    }
     try {
-      if (!processor->process(in_[p], out_[p], nullptr)) {
+      if (!processor->process(in, out_[p], nullptr)) {
         return "processor refused the message (not a call?)";
       }
     } catch (const std::exception& e) {
@@ -175,11 +190,23 @@ class WireSession::Call {
     writer->writeMessageEnd();
   }
 
+  using BinaryReader = apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>;
+  // libthrift's compact protocol takes its limits only when constructed; this one is reused.
+  class CompactReader : public apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer> {
+   public:
+    using TCompactProtocolT::TCompactProtocolT;
+    void SetLimits(int32_t limit) {
+      string_limit_ = limit;
+      container_limit_ = limit;
+    }
+  };
+
   std::shared_ptr<MessageView> input_;
   std::shared_ptr<TMemoryBuffer> reply_;
-  // Indexed by WireProtocol; created on first use.
-  std::shared_ptr<TProtocol> in_[2];
-  std::shared_ptr<TProtocol> out_[2];
+  // Created on first use.
+  std::shared_ptr<BinaryReader> binary_in_;
+  std::shared_ptr<CompactReader> compact_in_;
+  std::shared_ptr<TProtocol> out_[2];  // indexed by WireProtocol
 };
 
 WireSession::WireSession(const WireSessionConfig& config, apache::thrift::TProcessor* processor,

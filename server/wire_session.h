@@ -69,7 +69,7 @@ class WireSession {
   // Runs at most one call; parsing and detection happen as needed.
   Step Next();
 
-  // Room for at least `min_bytes` more received bytes (and never less than 64 KiB); returns
+  // Room for at least `min_bytes` more received bytes (and never less than 8 KiB); returns
   // the start, with the room's size in *size.
   uint8_t* ReadSpace(size_t* size);
   void Received(size_t n);

@@ -1,7 +1,7 @@
 // libFuzzer target for the filter-language parser: any byte string must either parse or fail
 // with InvalidArgument, never crash, hang or leak. Parsed filters are also driven through the
 // per-row protocol over a few synthetic cells, so the filters' own code is exercised too.
-// Built by scripts/fuzz_filter_parser.sh (clang++ -fsanitize=fuzzer,address,undefined).
+// Built and run by scripts/fuzz.sh (clang, -DENABLE_FUZZING=ON: libFuzzer, ASan, UBSan).
 
 #include <cstddef>
 #include <cstdint>

@@ -172,6 +172,24 @@ TEST(WireSessionTest, AnswersEachTransportAndProtocolOnAnUnforcedSession) {
   }
 }
 
+// Found by the wire fuzzer: libthrift sizes a string from its length prefix before reading it,
+// so a tiny frame claiming a 2 GB string made the server allocate 2 GB.
+TEST(WireSessionTest, StringClaimingMoreThanItsMessageIsRefusedBeforeAllocating) {
+  for (bool compact : {false, true}) {
+    std::string call = GetRowCall("t", "r", compact);
+    // Cut the message after the table name's length prefix, then claim a huge length there.
+    const size_t at = call.find('t', compact ? 10 : 16) - (compact ? 1 : 4);
+    std::string claim = compact ? std::string("\xff\xff\xff\xff\x07")
+                                : std::string("\x7f\xff\xff\xf0", 4);
+    std::string hostile = call.substr(0, at) + claim + "tail";
+    SessionDriver driver({}, /*max_message_bytes=*/100u << 20);
+    EXPECT_EQ(driver.Send(Framed(hostile)), "");
+    EXPECT_TRUE(driver.closed());
+    EXPECT_NE(driver.reason().find("size limit"), std::string::npos)
+        << (compact ? "compact: " : "binary: ") << driver.reason();
+  }
+}
+
 TEST(WireSessionTest, BytesNoClientSendsCloseWithTheirHex) {
   SessionDriver driver;
   EXPECT_EQ(driver.Send("\xff\xfe garbage"), "");
