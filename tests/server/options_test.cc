@@ -1,0 +1,69 @@
+#include "server/options.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace hbemu::server {
+namespace {
+
+bool Parse(std::vector<std::string> args, ServerOptions* options, std::string* error) {
+  args.insert(args.begin(), "hbase-emulator");
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  bool help = false;
+  return ParseServerOptions(static_cast<int>(argv.size()), argv.data(), options, &help, error);
+}
+
+TEST(ServerOptionsTest, WithoutModeFlagsEveryModeIsDetected) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({}, &options, &error)) << error;
+  EXPECT_FALSE(options.thrift.forcing.transport.has_value());
+  EXPECT_FALSE(options.thrift.forcing.protocol.has_value());
+  EXPECT_EQ(options.thrift.idle_timeout_ms, 60000);
+  EXPECT_EQ(options.thrift.bind_address, "127.0.0.1");
+}
+
+TEST(ServerOptionsTest, FramedAndCompactInsistOnTheirModes) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"-f", "--compact"}, &options, &error)) << error;
+  EXPECT_EQ(options.thrift.forcing.transport, WireTransport::kFramed);
+  EXPECT_EQ(options.thrift.forcing.protocol, WireProtocol::kCompact);
+}
+
+TEST(ServerOptionsTest, HttpIsAlwaysBinaryAndIgnoresCompactLikeHBase) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"--http", "-c"}, &options, &error)) << error;
+  EXPECT_EQ(options.thrift.forcing.transport, WireTransport::kHttp);
+  EXPECT_EQ(options.thrift.forcing.protocol, WireProtocol::kBinary);
+  ASSERT_EQ(options.warnings.size(), 1u);
+  EXPECT_NE(options.warnings[0].find("--compact is ignored"), std::string::npos);
+}
+
+TEST(ServerOptionsTest, HttpWithFramedIsRefused) {
+  ServerOptions options;
+  std::string error;
+  EXPECT_FALSE(Parse({"--http", "--framed"}, &options, &error));
+  EXPECT_NE(error.find("--http and --framed"), std::string::npos) << error;
+}
+
+TEST(ServerOptionsTest, IdleTimeoutTakesHBaseAndLongSpellings) {
+  for (const char* flag : {"-t", "--readTimeout", "--idle-timeout-ms"}) {
+    ServerOptions options;
+    std::string error;
+    ASSERT_TRUE(Parse({flag, "1500"}, &options, &error)) << flag << ": " << error;
+    EXPECT_EQ(options.thrift.idle_timeout_ms, 1500) << flag;
+  }
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"--idle-timeout-ms=0"}, &options, &error)) << error;
+  EXPECT_EQ(options.thrift.idle_timeout_ms, 0);
+  EXPECT_FALSE(Parse({"-t", "-5"}, &options, &error));
+}
+
+}  // namespace
+}  // namespace hbemu::server
