@@ -164,3 +164,33 @@ def test_random_bytes_never_take_the_server_down(hbase_endpoint, control, capsys
         print("\nhostile input corpus: %d random inputs (%s) plus the structured cases; server "
               "kept serving (%.1f s)" % (RANDOM_INPUTS, ", ".join("%s %d" % kv for kv in sorted(outcomes.items())),
                                           time.monotonic() - started))
+
+
+def test_hostile_http_requests_get_http_errors_and_the_server_keeps_serving(hbase_endpoint, control):
+    call = call_header(b"getTableNames") + STOP
+    cases = [
+        # (request bytes, expected status or "closed")
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 405),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999999\r\n\r\n", 413),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nnot thrift", 500),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", 400),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -3\r\n\r\n", 400),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70000 + b"\r\n\r\n", 431),
+        (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (len(call) + 50) + call, "closed"),
+        (b"POST / HTTP/9.9\r\n\r\n", 400),
+    ]
+    for request, expected in cases:
+        kind, reply = exchange(hbase_endpoint, request)
+        if expected == "closed":
+            assert kind == "closed", (request[:60], reply[:80])
+        else:
+            assert kind == "reply", (request[:60], kind)
+            assert reply.startswith(b"HTTP/1.1 %d " % expected), (request[:60], reply[:80])
+    # A well-formed request on the same kind of connection still works.
+    kind, reply = exchange(hbase_endpoint, b"POST /any/path HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
+                           % len(call) + call)
+    assert kind == "reply" and reply.startswith(b"HTTP/1.1 200 "), reply[:80]
+    body = reply.split(b"\r\n\r\n", 1)[1]
+    assert reply_type(body) == TMessageType.REPLY
+    control()
