@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 namespace hbemu::server {
 
@@ -51,33 +52,42 @@ std::vector<thrift::TCell> ToTCells(const std::vector<Cell>& cells) {
   return out;
 }
 
-thrift::TRowResult ToTRowResult(storage::RowResult&& row, bool sorted_columns) {
-  thrift::TRowResult out;
-  out.__set_row(std::move(row.row));
+void ToTRowResult(storage::RowResult&& row, bool sorted_columns, thrift::TRowResult* out) {
+  out->row = std::move(row.row);
+  out->__isset.row = true;
   if (sorted_columns) {
-    std::vector<thrift::TColumn> columns;
-    columns.reserve(row.cells.size());
-    for (Cell& c : row.cells) {
-      thrift::TColumn col;
-      col.__set_columnName(ColumnName(c));
-      col.cell.__set_value(std::move(c.value));
-      col.cell.__set_timestamp(c.timestamp);
-      col.__isset.cell = true;
-      columns.push_back(std::move(col));
+    std::vector<thrift::TColumn>& columns = out->sortedColumns;
+    columns.resize(row.cells.size());
+    for (size_t i = 0; i < row.cells.size(); ++i) {
+      Cell& c = row.cells[i];
+      thrift::TColumn& col = columns[i];
+      col.columnName = ColumnName(c);
+      col.cell.value = std::move(c.value);
+      col.cell.timestamp = c.timestamp;
+      col.cell.__isset.value = col.cell.__isset.timestamp = true;
+      col.__isset.columnName = col.__isset.cell = true;
     }
-    out.__set_sortedColumns(std::move(columns));
+    out->__isset.sortedColumns = true;
   } else {
-    std::map<std::string, thrift::TCell> columns;
+    std::map<std::string, thrift::TCell>& columns = out->columns;
     for (Cell& c : row.cells) {
-      // Cells come newest first within a column, so the first one seen is the one to keep.
-      auto [it, inserted] = columns.try_emplace(ColumnName(c));
-      if (!inserted) continue;
-      it->second.__set_value(std::move(c.value));
-      it->second.__set_timestamp(c.timestamp);
+      std::string name = ColumnName(c);
+      // Cells come in (family, qualifier) order, which is nearly always the names' order too:
+      // append at the end then. Newest first within a column, so the first one seen is kept.
+      auto it = columns.end();
+      if (columns.empty() || columns.rbegin()->first < name) {
+        it = columns.emplace_hint(columns.end(), std::move(name), thrift::TCell());
+      } else {
+        bool inserted;
+        std::tie(it, inserted) = columns.try_emplace(std::move(name));
+        if (!inserted) continue;
+      }
+      it->second.value = std::move(c.value);
+      it->second.timestamp = c.timestamp;
+      it->second.__isset.value = it->second.__isset.timestamp = true;
     }
-    out.__set_columns(std::move(columns));
+    out->__isset.columns = true;
   }
-  return out;
 }
 
 Status ToFamilyDescriptor(const thrift::ColumnDescriptor& in, storage::FamilyDescriptor* out) {

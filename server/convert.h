@@ -29,9 +29,11 @@ void AddColumns(const std::vector<std::string>& specs, storage::ColumnSelection*
 std::string ColumnName(const storage::Cell& cell);
 
 std::vector<thrift::TCell> ToTCells(const std::vector<storage::Cell>& cells);
-// A row as TRowResult: the `columns` map (newest version of each column) or, when
-// `sorted_columns`, the `sortedColumns` list in cell order.
-thrift::TRowResult ToTRowResult(storage::RowResult&& row, bool sorted_columns);
+// Fills *out, a default-constructed TRowResult, with a row: the `columns` map (newest version of
+// each column) or, when `sorted_columns`, the `sortedColumns` list in cell order. Moves the
+// row's strings: the generated Thrift types have no move constructors or moving setters, so
+// building in place is what keeps a scan from copying every value twice.
+void ToTRowResult(storage::RowResult&& row, bool sorted_columns, thrift::TRowResult* out);
 
 // Thrift1 ColumnDescriptor -> family, with HBase's checks (HBase's codec names, bloom types,
 // positive versions). TTL <= 0 means forever.

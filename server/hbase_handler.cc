@@ -205,11 +205,13 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   storage::ReadSpec spec;
   AddColumns(columns, &spec.columns);
   spec.time_range = Before(before_ts);
+  out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
   for (const std::string& row : rows) {
     storage::RowResult result;
     ThrowIfError(store_->Get(table, row, spec, &result));
     if (result.cells.empty()) continue;  // HBase drops empty results: a missing row is absent
-    out.push_back(ToTRowResult(std::move(result), /*sorted_columns=*/false));
+    out.emplace_back();
+    ToTRowResult(std::move(result), /*sorted_columns=*/false, &out.back());
   }
 }
 
@@ -565,8 +567,11 @@ void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int3
   std::lock_guard<std::mutex> lock(entry->mu);
   std::vector<storage::RowResult> rows;
   ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), &rows));
-  _return.reserve(rows.size());
-  for (auto& row : rows) _return.push_back(ToTRowResult(std::move(row), entry->sorted_columns));
+  // Sized once: growing a vector of generated Thrift structs copies them (no move constructors).
+  _return.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ToTRowResult(std::move(rows[i]), entry->sorted_columns, &_return[i]);
+  }
 }
 
 void HbaseHandler::scannerClose(int32_t id) {
