@@ -557,6 +557,18 @@ void HbaseHandler::scannerGet(std::vector<thrift::TRowResult>& _return, int32_t 
 
 void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int32_t id,
                                   int32_t nbRows) {
+  std::vector<storage::RowResult> rows;
+  bool sorted_columns = false;
+  ScannerNextRows(id, nbRows, &rows, &sorted_columns);
+  // Sized once: growing a vector of generated Thrift structs copies them (no move constructors).
+  _return.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    ToTRowResult(std::move(rows[i]), sorted_columns, &_return[i]);
+  }
+}
+
+void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows,
+                                   std::vector<storage::RowResult>* rows, bool* sorted_columns) {
   if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
@@ -565,13 +577,8 @@ void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int3
     throw e;
   }
   std::lock_guard<std::mutex> lock(entry->mu);
-  std::vector<storage::RowResult> rows;
-  ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), &rows));
-  // Sized once: growing a vector of generated Thrift structs copies them (no move constructors).
-  _return.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) {
-    ToTRowResult(std::move(rows[i]), entry->sorted_columns, &_return[i]);
-  }
+  ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
+  *sorted_columns = entry->sorted_columns;
 }
 
 void HbaseHandler::scannerClose(int32_t id) {

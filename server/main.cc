@@ -12,6 +12,7 @@
 #include <glog/logging.h>
 
 #include "server/hbase_handler.h"
+#include "server/hbase_processor.h"
 #include "server/options.h"
 #include "server/scanner_registry.h"
 #include "server/thrift_server.h"
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
   handler_options.server_name = HostName();
   auto handler = std::make_shared<server::HbaseHandler>(store.get(), scanners.get(),
                                                         handler_options);
-  auto processor = std::make_shared<thrift::HbaseProcessor>(handler);
+  auto processor = std::make_shared<server::HbaseProcessor>(handler);
   auto thrift_server = std::make_unique<server::ThriftServer>(options.thrift, processor);
   if (!thrift_server->Start(&error)) {
     LOG(ERROR) << "[main] cannot serve: " << error;

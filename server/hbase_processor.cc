@@ -1,0 +1,88 @@
+#include "server/hbase_processor.h"
+
+#include <vector>
+
+#include <thrift/TApplicationException.h>
+
+#include "server/convert.h"
+
+namespace hbemu::server {
+
+using apache::thrift::TApplicationException;
+using apache::thrift::protocol::TMessageType;
+using apache::thrift::protocol::TProtocol;
+using apache::thrift::protocol::TType;
+
+HbaseProcessor::HbaseProcessor(std::shared_ptr<HbaseHandler> handler)
+    : thrift::HbaseProcessor(handler), handler_(std::move(handler)) {}
+
+bool HbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::string& name,
+                                  int32_t seqid, void* call_context) {
+  // With an event handler installed, the generated code's hooks must run: take its path.
+  if (eventHandler_ == nullptr && (name == "scannerGetList" || name == "scannerGet")) {
+    ProcessScannerGet(in, out, name, seqid);
+    return true;
+  }
+  return thrift::HbaseProcessor::dispatchCall(in, out, name, seqid, call_context);
+}
+
+// Mirrors the generated process_scannerGetList / process_scannerGet: declared exceptions go
+// into the result struct, anything else becomes a TApplicationException.
+void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std::string& name,
+                                       int32_t seqid) {
+  int32_t id = 0;
+  int32_t nb_rows = 1;
+  if (name == "scannerGet") {
+    thrift::Hbase_scannerGet_args args;
+    args.read(in);
+    id = args.id;
+  } else {
+    thrift::Hbase_scannerGetList_args args;
+    args.read(in);
+    id = args.id;
+    nb_rows = args.nbRows;
+  }
+  in->readMessageEnd();
+  in->getTransport()->readEnd();
+
+  std::vector<storage::RowResult> rows;
+  bool sorted_columns = false;
+  // Both methods' results have the same fields: success (0), io (1), ia (2).
+  thrift::Hbase_scannerGetList_result error;
+  try {
+    handler_->ScannerNextRows(id, nb_rows, &rows, &sorted_columns);
+  } catch (thrift::IOError& e) {
+    error.io = std::move(e);
+    error.__isset.io = true;
+  } catch (thrift::IllegalArgument& e) {
+    error.ia = std::move(e);
+    error.__isset.ia = true;
+  } catch (const std::exception& e) {
+    TApplicationException x(e.what());
+    out->writeMessageBegin(name, TMessageType::T_EXCEPTION, seqid);
+    x.write(out);
+    out->writeMessageEnd();
+    out->getTransport()->writeEnd();
+    out->getTransport()->flush();
+    return;
+  }
+
+  out->writeMessageBegin(name, TMessageType::T_REPLY, seqid);
+  if (error.__isset.io || error.__isset.ia) {
+    error.write(out);
+  } else {
+    out->writeStructBegin("Hbase_scannerGetList_result");
+    out->writeFieldBegin("success", TType::T_LIST, 0);
+    out->writeListBegin(TType::T_STRUCT, static_cast<uint32_t>(rows.size()));
+    for (const storage::RowResult& row : rows) WriteTRowResult(row, sorted_columns, out);
+    out->writeListEnd();
+    out->writeFieldEnd();
+    out->writeFieldStop();
+    out->writeStructEnd();
+  }
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+}
+
+}  // namespace hbemu::server

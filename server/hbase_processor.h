@@ -1,0 +1,32 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "Hbase.h"
+#include "server/hbase_handler.h"
+
+namespace hbemu::server {
+
+// The generated Thrift1 processor, except that scannerGet and scannerGetList write their rows
+// from the scanner's results straight into the reply (convert.h WriteTRowResult) instead of
+// building TRowResult structs first: building and freeing those maps and strings cost more
+// than reading the cells from LevelDB. The bytes on the wire are the same.
+class HbaseProcessor : public thrift::HbaseProcessor {
+ public:
+  explicit HbaseProcessor(std::shared_ptr<HbaseHandler> handler);
+
+ protected:
+  bool dispatchCall(apache::thrift::protocol::TProtocol* in,
+                    apache::thrift::protocol::TProtocol* out, const std::string& name,
+                    int32_t seqid, void* call_context) override;
+
+ private:
+  void ProcessScannerGet(apache::thrift::protocol::TProtocol* in,
+                         apache::thrift::protocol::TProtocol* out, const std::string& name,
+                         int32_t seqid);
+
+  const std::shared_ptr<HbaseHandler> handler_;
+};
+
+}  // namespace hbemu::server
