@@ -167,22 +167,18 @@ bool Scanner::FetchRowForward(Status* status) {
     it_->Seek(lower_);
     started_ = true;
   }
-  std::string row_prefix;
   while (it_->Valid() && View(it_->key()) < std::string_view(upper_)) {
     const size_t n = RowKeyPrefixLength(View(it_->key()));
     if (n == 0) {
       *status = Status::Corruption("bad cell key in table " + table_->name.ToString());
       return false;
     }
-    row_prefix.assign(it_->key().data(), n);
-    RowResult row;
-    *status = ReadRow(it_.get(), row_prefix, *table_, spec_.read, now_ms_, &row, filter_.get(),
-                      spec_.batch, &filter_done_);
+    row_prefix_.assign(it_->key().data(), n);
+    pending_.cells.clear();  // a skipped row leaves none, but ReadRow appends
+    *status = ReadRow(it_.get(), row_prefix_, *table_, spec_.read, now_ms_, &pending_,
+                      filter_.get(), spec_.batch, &filter_done_);
     if (!status->ok()) return false;
-    if (!row.cells.empty()) {
-      pending_ = std::move(row);
-      return true;
-    }
+    if (!pending_.cells.empty()) return true;
     if (filter_done_) return false;
   }
   *status = IteratorStatus(it_.get());

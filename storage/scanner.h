@@ -65,6 +65,7 @@ class Scanner {
   std::string upper_;  // exclusive key bound
   bool started_ = false;
   bool exhausted_ = false;
+  std::string row_prefix_;       // the current row's key prefix (forward scans)
   std::string last_row_prefix_;  // reverse scans resume before this row
   RowResult pending_;            // a row fetched but not yet fully returned (batching)
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
