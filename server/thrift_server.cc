@@ -39,6 +39,7 @@ constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 constexpr auto kStandbyPoll = std::chrono::milliseconds(1);
 constexpr auto kStandbyStint = std::chrono::milliseconds(50);
+constexpr auto kLingerTime = std::chrono::seconds(1);
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -100,7 +101,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     auto self = shared_from_this();
     asio::post(strand_, [self] {
       self->close_after_reply_ = true;
-      if (!self->busy_) self->Close();
+      if (!self->busy_ || self->lingering_) self->Close();
     });
   }
 
@@ -124,6 +125,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Close() {
     if (closed_) return;
     closed_ = true;
+    linger_timer_.cancel();
     waiting_since_ms_.store(0, std::memory_order_relaxed);
     boost::system::error_code ec;
     socket_.shutdown(tcp::socket::shutdown_both, ec);
@@ -164,9 +166,47 @@ class Connection : public std::enable_shared_from_this<Connection> {
           LOG(WARNING) << "[thrift_server] closing connection from " << session_.peer() << ": "
                        << step.reason;
         }
-        Close();
+        if (session_.format() && session_.format()->transport == WireTransport::kHttp) {
+          Linger();
+        } else {
+          Close();
+        }
         return;
     }
+  }
+
+  // An HTTP client may still be sending (a body we refused, a header over the limit) when its
+  // error response goes out; closing a socket with unread bytes resets it, and the client may
+  // lose the response. So stop sending, discard what still arrives, and close on the client's
+  // EOF or after kLingerTime, as HTTP servers do.
+  void Linger() {
+    boost::system::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_send, ec);
+    if (ec) {
+      Close();
+      return;
+    }
+    busy_ = true;  // nothing more is processed
+    lingering_ = true;  // a server stop closes it at once
+    linger_timer_.expires_after(kLingerTime);
+    auto self = shared_from_this();
+    linger_timer_.async_wait(asio::bind_executor(
+        strand_, [self](const boost::system::error_code&) { self->Close(); }));
+    DiscardInput();
+  }
+
+  void DiscardInput() {
+    auto self = shared_from_this();
+    socket_.async_read_some(
+        asio::buffer(discard_, sizeof(discard_)),
+        asio::bind_executor(strand_, [self](const boost::system::error_code& ec, size_t) {
+          if (self->closed_) return;
+          if (ec) {
+            self->Close();
+            return;
+          }
+          self->DiscardInput();
+        }));
   }
 
   void ReadMore() {
@@ -235,6 +275,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Strand strand_;
   tcp::socket socket_;
   WireSession session_;
+  asio::steady_timer linger_timer_{core_->io};
+  uint8_t discard_[4096];
 
   // When the connection started waiting for bytes (steady ms), or 0 while it is not waiting.
   // Written on the strand, read by the idle sweep.
@@ -242,6 +284,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool busy_ = false;  // a reply is being written
   bool closed_ = false;
   bool close_after_reply_ = false;
+  bool lingering_ = false;
 };
 
 void ServerCore::Add(std::shared_ptr<Connection> conn) {

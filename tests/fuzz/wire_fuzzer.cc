@@ -19,6 +19,7 @@
 
 #include "Hbase.h"
 #include "server/hbase_handler.h"
+#include "server/hbase_processor.h"
 #include "server/scanner_registry.h"
 #include "server/wire_session.h"
 #include "storage/store.h"
@@ -36,7 +37,7 @@ constexpr int kRunsPerStore = 2000;
 struct Backend {
   std::unique_ptr<hbemu::storage::Store> store;
   std::unique_ptr<hbemu::server::ScannerRegistry> scanners;
-  std::shared_ptr<hbemu::thrift::HbaseProcessor> processor;
+  std::shared_ptr<hbemu::server::HbaseProcessor> processor;
   std::shared_ptr<apache::thrift::TConfiguration> thrift_config;
 
   Backend() {
@@ -57,7 +58,7 @@ struct Backend {
     handler_options.server_name = "fuzz";
     auto handler = std::make_shared<hbemu::server::HbaseHandler>(store.get(), scanners.get(),
                                                                  handler_options);
-    processor = std::make_shared<hbemu::thrift::HbaseProcessor>(handler);
+    processor = std::make_shared<hbemu::server::HbaseProcessor>(handler);
     thrift_config = std::make_shared<apache::thrift::TConfiguration>(
         static_cast<int>(kMaxMessageBytes));
   }
