@@ -31,6 +31,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -502,6 +504,7 @@ struct Row {
   double reference;
   std::string reference_name;
   double target;  // 0: report only
+  double server_cpu_us = 0;  // server CPU per operation (0: not measured)
 };
 
 std::string Rate(double v) {
@@ -517,16 +520,25 @@ std::string Rate(double v) {
 }
 
 void PrintTable(const std::vector<Row>& rows) {
-  printf("\n%-46s %11s %11s %-26s %6s %6s  %s\n", "workload", "server", "reference",
-         "reference is", "ratio", "target", "ok?");
-  printf("%s\n", std::string(120, '-').c_str());
+  printf("\n%-46s %11s %11s %-26s %6s %6s %4s %11s\n", "workload", "server", "reference",
+         "reference is", "ratio", "target", "ok?", "server CPU");
+  printf("%s\n", std::string(132, '-').c_str());
   for (const Row& r : rows) {
     const double ratio = r.reference > 0 ? r.server / r.reference : 0;
     char target[16] = "report";
     if (r.target > 0) snprintf(target, sizeof(target), ">=%.1f", r.target);
     const char* ok = r.target <= 0 ? "-" : ratio >= r.target ? "yes" : "NO";
-    printf("%-46s %11s %11s %-26s %6.2f %6s  %s\n", r.workload.c_str(), Rate(r.server).c_str(),
-           Rate(r.reference).c_str(), r.reference_name.c_str(), ratio, target, ok);
+    char cpu[24] = "";
+    if (r.server_cpu_us > 0) {
+      if (r.server_cpu_us < 1) {
+        snprintf(cpu, sizeof(cpu), "%.0f ns/op", r.server_cpu_us * 1000);
+      } else {
+        snprintf(cpu, sizeof(cpu), "%.1f us/op", r.server_cpu_us);
+      }
+    }
+    printf("%-46s %11s %11s %-26s %6.2f %6s %4s %11s\n", r.workload.c_str(),
+           Rate(r.server).c_str(), Rate(r.reference).c_str(), r.reference_name.c_str(), ratio,
+           target, ok, cpu);
   }
   fflush(stdout);
 }
@@ -542,14 +554,50 @@ void Progress(const char* fmt, ...) {
 }
 
 // Alternates server and reference runs; keeps the best of each (least disturbed by neighbours).
-std::pair<double, double> BestOf(int rounds, const std::function<double()>& server,
-                                 const std::function<double()>& reference) {
-  double s = 0, r = 0;
-  for (int i = 0; i < rounds; ++i) {
-    r = std::max(r, reference());
-    s = std::max(s, server());
+// CPU time the process has used, in seconds (user + system, all threads).
+double CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; rest >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) {
+      stime = std::stoull(field);
+      break;
+    }
   }
-  return {s, r};
+  return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+// The server process being measured; its CPU per operation is reported next to each rate, so a
+// gap can be told apart from client or machine time.
+pid_t g_server_pid = -1;
+
+struct Best {
+  double server = 0;
+  double reference = 0;
+  double server_cpu_us = 0;  // server process CPU per operation in the best server round
+};
+
+Best BestOf(int rounds, const std::function<double()>& server,
+            const std::function<double()>& reference) {
+  Best best;
+  for (int i = 0; i < rounds; ++i) {
+    best.reference = std::max(best.reference, reference());
+    const double cpu0 = g_server_pid > 0 ? CpuSeconds(g_server_pid) : 0;
+    const Clock::time_point t0 = Clock::now();
+    const double rate = server();
+    const double wall = Seconds(Clock::now() - t0);
+    const double cpu = g_server_pid > 0 ? CpuSeconds(g_server_pid) - cpu0 : 0;
+    if (rate > best.server) {
+      best.server = rate;
+      best.server_cpu_us = rate > 0 && wall > 0 ? cpu / (rate * wall) * 1e6 : 0;
+    }
+  }
+  return best;
 }
 
 // ------------------------------------------------------------------ the suite
@@ -572,6 +620,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
               Extras* extras) {
   const std::string mode = in_memory ? "mem" : "disk";
   auto emu = StartEmulator(o.server, in_memory);
+  g_server_pid = emu->pid;
   (in_memory ? extras->ready_ms_memory : extras->ready_ms_disk) = emu->ready_ms;
   if (in_memory) extras->rss_idle = RssMiB(emu->pid);
   const int port = emu->port, null_port = null_server.port();
@@ -584,11 +633,13 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
 
   // mutateRows: load the data set; reference: raw LevelDB loading the same cells.
   Progress("[%s] loading %" PRIu64 " cells (mutateRows x1000 vs raw WriteBatch)", mode.c_str(), n);
+  const double load_cpu0 = CpuSeconds(emu->pid);
   double load = LoadRows(admin, "bench", 0, n, RowKey);
+  const double load_cpu_us = (CpuSeconds(emu->pid) - load_cpu0) / n * 1e6;
   RawLevelDb raw(in_memory);
   double raw_load = raw.Load(n);
   rows->push_back({"mutateRows 1000x1 cell [" + mode + "] (cells)", load, raw_load,
-                   "raw LevelDB WriteBatch", 0.5});
+                   "raw LevelDB WriteBatch", 0.5, load_cpu_us});
   if (in_memory) {
     extras->rss_loaded = RssMiB(emu->pid);
     extras->rss_loaded_cells = n;
@@ -596,7 +647,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
 
   // Full scan.
   Progress("[%s] full scans", mode.c_str());
-  auto [scan, raw_scan] = BestOf(
+  auto [scan, raw_scan, scan_cpu] = BestOf(
       std::max(1, o.rounds - 1),
       [&] {
         Clock::time_point start = Clock::now();
@@ -615,7 +666,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
         return raw.Scan(&cells);
       });
   rows->push_back({"full scan, scannerGetList(1000) [" + mode + "] (cells)", scan, raw_scan,
-                   "raw LevelDB iterator", 0.3});
+                   "raw LevelDB iterator", 0.3, scan_cpu});
 
   // getRow.
   for (int conns : {1, 4}) {
@@ -630,12 +681,12 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
     };
     std::vector<uint32_t>* lat = conns == 1 && in_memory ? &extras->latencies : nullptr;
     std::vector<uint32_t>* null_lat = conns == 1 && in_memory ? &extras->null_latencies : nullptr;
-    auto [s, r] = BestOf(
+    auto [s, r, cpu] = BestOf(
         o.rounds, [&] { return RunTimed(port, conns, o.seconds, get_op, lat); },
         [&] { return RunTimed(null_port, conns, o.seconds, get_op, null_lat); });
     rows->push_back({"getRow 1 cell of 100 B, " + std::to_string(conns) + " conn [" + mode +
                          "] (calls)",
-                     s, r, "do-nothing TThreadedServer", 0.8});
+                     s, r, "do-nothing TThreadedServer", 0.8, cpu});
   }
 
   // mutateRow.
@@ -648,11 +699,11 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
       m.isDelete = false;
       c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
     };
-    auto [s, r] = BestOf(
+    auto [s, r, cpu] = BestOf(
         o.rounds, [&] { return RunTimed(port, conns, o.seconds, put_op); },
         [&] { return RunTimed(null_port, conns, o.seconds, put_op); });
     rows->push_back({"mutateRow 1 cell, " + std::to_string(conns) + " conn [" + mode + "] (calls)",
-                     s, r, "do-nothing TThreadedServer", 0.8});
+                     s, r, "do-nothing TThreadedServer", 0.8, cpu});
   }
 
   // atomicIncrement on one hot row.
@@ -661,18 +712,18 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
     auto inc_op = [](Client& c, int, uint64_t) {
       c.hbase->atomicIncrement("counters", "hot", kFamily + ":n", 1);
     };
-    auto [s, r] = BestOf(
+    auto [s, r, cpu] = BestOf(
         o.rounds, [&] { return RunTimed(port, 4, o.seconds, inc_op); },
         [&] { return RunTimed(null_port, 4, o.seconds, inc_op); });
     rows->push_back({"atomicIncrement hot row, 4 conn [" + mode + "] (calls)", s, r,
-                     "do-nothing TThreadedServer", 0});
+                     "do-nothing TThreadedServer", 0, cpu});
   }
 
   // Socorro's salted layout: 16 prefix scanners merged, against one plain scan of the rows.
   if (in_memory) {
     Progress("[%s] 16-salt prefix merge scan over %" PRIu64 " rows", mode.c_str(), o.salted_rows);
     LoadRows(admin, "salted", 0, o.salted_rows, SaltedRowKey);
-    auto [s, r] = BestOf(
+    auto [s, r, cpu] = BestOf(
         std::max(1, o.rounds - 1),
         [&] {
           Clock::time_point start = Clock::now();
@@ -708,7 +759,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
           return cells / Seconds(Clock::now() - start);
         });
     rows->push_back({"16-salt prefix merge scan [" + mode + "] (rows)", s, r,
-                     "same rows, one plain scan", 0});
+                     "same rows, one plain scan", 0, cpu});
   }
 
   // Many idle connections open while 4 work.
@@ -731,6 +782,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
                      with_idle, without, "same, 4 connections open", 0.9});
   }
   emu->Stop();
+  g_server_pid = -1;
 }
 
 // Growth: the data-size dependent workloads at several sizes, as cost per cell / per call.
