@@ -763,3 +763,27 @@ def test_idle_scanner_expires_after_scanner_timeout_but_a_busy_one_does_not(serv
         client.scannerClose(busy)
     finally:
         transport.close()
+
+
+# --------------------------------------------------------------------------------------------
+# A server started with --http serves only Thrift over HTTP, as HBase's HTTP mode does.
+
+
+def test_http_only_server_serves_http_clients_and_refuses_plain_thrift(server_factory):
+    from hbase import Hbase
+    from thrift.transport.TTransport import TTransportException
+
+    server = server_factory(flags=["--http"])
+    client, transport = hbcompat.open_raw_client(server.host, server.port, Hbase, wire="http-binary")
+    try:
+        client.createTable(b"t", [ColumnDescriptor(name=b"f:")])
+        client.mutateRow(b"t", b"r", [Mutation(column=b"f:q", value=b"v")], NO_ATTRS)
+        assert [c.value for c in client.getVer(b"t", b"r", b"f:q", 1, NO_ATTRS)] == [b"v"]
+    finally:
+        transport.close()
+    plain, plain_transport = hbcompat.open_raw_client(server.host, server.port, Hbase)
+    try:
+        with pytest.raises((TTransportException, EOFError, OSError)):
+            plain.getTableNames()
+    finally:
+        plain_transport.close()
