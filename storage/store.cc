@@ -16,6 +16,7 @@
 #include "storage/key_format.h"
 #include "storage/row_locks.h"
 #include "storage/table_sweeper.h"
+#include "storage/visibility.h"
 
 namespace hbemu::storage {
 namespace {
@@ -44,6 +45,22 @@ Status NoSuchFamily(const TableDescriptor& table, std::string_view family) {
   return Status::NoSuchColumnFamily("Column family " + std::string(family) +
                                     " does not exist in region " + table.name.ToString() +
                                     " in table '" + table.name.ToString() + "'");
+}
+
+Status IteratorStatus(const leveldb::Iterator* it) { return FromLevelDb(it->status()); }
+
+std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+// A few Next() calls are cheaper than a Seek when the target is close (a column with one or
+// two old versions); only a longer run of skipped cells pays for the Seek.
+constexpr int kNextsBeforeSeek = 4;
+
+void SkipTo(leveldb::Iterator* it, const std::string& target) {
+  for (int i = 0; i < kNextsBeforeSeek; ++i) {
+    it->Next();
+    if (!it->Valid() || View(it->key()) >= target) return;
+  }
+  it->Seek(target);
 }
 
 std::string EncodeLong(int64_t v) {
@@ -238,12 +255,38 @@ Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) 
   return Status::OK();
 }
 
+// Point reads without a filter: the same cells as ReadRow (scanner.h) sees, but skipping what
+// RowVisibility says cannot matter instead of stepping through every stored version.
 Status Store::ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
                               const ReadSpec& spec, int64_t now_ms, RowResult* result) const {
   const std::string prefix = RowKeyPrefix(table.id, row);
+  result->row.assign(row.data(), row.size());
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  RowVisibility visibility(&table, &spec, now_ms);
+  ParsedCellKey parsed;
+  std::string suffix, target;
   it->Seek(prefix);
-  return ReadRow(it.get(), prefix, table, spec, now_ms, result);
+  while (it->Valid()) {
+    const std::string_view key = View(it->key());
+    if (key.size() < prefix.size() || key.compare(0, prefix.size(), prefix) != 0) break;
+    if (!ParseCellKeySuffix(key.substr(prefix.size()), &parsed)) {
+      return Status::Corruption("bad cell key in table " + table.name.ToString());
+    }
+    visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
+                   View(it->value()), &result->cells);
+    switch (visibility.SkipAhead(&suffix)) {
+      case RowVisibility::Skip::kNone:
+        it->Next();
+        break;
+      case RowVisibility::Skip::kSeek:
+        target.assign(prefix).append(suffix);
+        SkipTo(it.get(), target);
+        break;
+      case RowVisibility::Skip::kRowDone:
+        return IteratorStatus(it.get());
+    }
+  }
+  return IteratorStatus(it.get());
 }
 
 Status Store::Get(std::string_view table_name, std::string_view row, const ReadSpec& spec,
@@ -423,14 +466,26 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
   auto lock = row_locks_->Lock(table->id, row);
   const int64_t now = clock_->NowMillis();
+  // One read of just the columns involved, newest version only.
+  ReadSpec spec;
+  for (const auto& [family, qualifier] : columns) {
+    if (table->FindFamily(family) == nullptr) return NoSuchFamily(*table, family);
+    spec.columns.AddColumn(family, qualifier);
+  }
+  RowResult current;
+  HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, now, &current));
   RowMutation m;
   m.row = std::string(row);
   result->clear();
   for (size_t i = 0; i < columns.size(); ++i) {
     const auto& [family, qualifier] = columns[i];
-    if (table->FindFamily(family) == nullptr) return NoSuchFamily(*table, family);
     std::optional<Cell> old;
-    HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, family, qualifier, now, &old));
+    for (const Cell& cell : current.cells) {
+      if (cell.family == family && cell.qualifier == qualifier) {
+        old = cell;
+        break;
+      }
+    }
     ColumnMutation put;
     put.family = family;
     put.qualifier = qualifier;

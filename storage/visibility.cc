@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "storage/coding.h"
 #include "storage/key_format.h"
 
 namespace hbemu::storage {
@@ -58,6 +59,39 @@ void RowVisibility::EnterColumn(std::string_view qualifier) {
 bool RowVisibility::MarkerApplies(int64_t marker_ts) const {
   if (family_desc_->keep_deleted_cells == KeepDeletedCells::kFalse) return true;
   return marker_ts >= spec_->time_range.min && marker_ts < spec_->time_range.max;
+}
+
+RowVisibility::Skip RowVisibility::SkipAhead(std::string* key_suffix) const {
+  if (filter_ != nullptr || !in_family_) return Skip::kNone;
+  if (family_desc_ == nullptr || !family_selected_) return SkipFamily(key_suffix);
+  if (!in_column_ || qualifier_.empty()) return Skip::kNone;
+  if (column_selected_ && !column_done_) return Skip::kNone;
+  key_suffix->clear();
+  PutEscapedTerminated(key_suffix, family_);
+  if (selected_qualifiers_ != nullptr) {
+    auto next = selected_qualifiers_->upper_bound(qualifier_);
+    if (next == selected_qualifiers_->end()) return SkipFamily(key_suffix);
+    PutEscapedTerminated(key_suffix, *next);
+    return Skip::kSeek;
+  }
+  PutEscapedTerminated(key_suffix, qualifier_);
+  *key_suffix = PrefixSuccessor(*key_suffix);
+  return Skip::kSeek;
+}
+
+RowVisibility::Skip RowVisibility::SkipFamily(std::string* key_suffix) const {
+  key_suffix->clear();
+  if (spec_->columns.all()) {
+    PutEscapedTerminated(key_suffix, family_);
+    *key_suffix = PrefixSuccessor(*key_suffix);
+    return Skip::kSeek;
+  }
+  // Selected families are sorted as their encodings are (unsigned bytes).
+  const auto& families = spec_->columns.families();
+  auto next = families.upper_bound(family_);
+  if (next == families.end()) return Skip::kRowDone;
+  PutEscapedTerminated(key_suffix, next->first);
+  return Skip::kSeek;
 }
 
 void RowVisibility::Add(std::string_view family, std::string_view qualifier, int64_t ts,
@@ -124,6 +158,9 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
   }
   if (filter_ == nullptr) {
     out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
+    // Any later put of this column would only be counted over the cap; knowing it now lets
+    // the reader skip the column's remaining versions.
+    if (versions_seen_ >= max_versions_) column_done_ = true;
     return;
   }
   const CellView view{row_, family_, qualifier_, ts, value};

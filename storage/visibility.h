@@ -35,6 +35,19 @@ class RowVisibility {
   void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
            std::string_view stored_value, std::vector<Cell>* out);
 
+  // What a reader without a filter may skip after the last Add: the cells that cannot change
+  // the result (the rest of a column that has its versions, unselected columns and families),
+  // so a read of a counter with thousands of stored versions costs a seek, not a walk.
+  // Markers stay readable: the empty qualifier, which holds the family-wide markers, is never
+  // skipped, and a column's own markers only mask that column.
+  enum class Skip {
+    kNone,     // read the next cell
+    kSeek,     // no cell before the row's key prefix + *key_suffix matters
+    kRowDone,  // no later cell of the row matters
+  };
+  // Always kNone with a filter, which may want to see any cell.
+  Skip SkipAhead(std::string* key_suffix) const;
+
   // True once the filter said nothing more can pass (filterAllRemaining) while this row was
   // read: later cells are ignored and the scan ends after this row.
   bool filter_done() const { return filter_done_; }
@@ -43,6 +56,7 @@ class RowVisibility {
   void EnterFamily(std::string_view family);
   void EnterColumn(std::string_view qualifier);
   bool MarkerApplies(int64_t marker_ts) const;
+  Skip SkipFamily(std::string* key_suffix) const;
   static bool Contains(const std::vector<int64_t>& v, int64_t ts);
 
   const TableDescriptor* const table_;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -747,6 +748,109 @@ TEST_F(StoreTest, IncrementOfUnknownFamilyWritesNothing) {
   EXPECT_CODE(kNoSuchColumnFamily,
               store_->Increment("t", "r", {{"f", "a", 1}, {"x", "a", 1}}, &cells));
   EXPECT_EQ(Get("r"), Cells{});
+}
+
+// A hot counter piles up one stored version per increment until compaction: the read in each
+// increment must still see exactly the newest visible one, markers included.
+TEST_F(StoreTest, CounterWithTenThousandStoredVersionsKeepsHBaseSemantics) {
+  FamilyDescriptor f = Family("f", 3);
+  f.keep_deleted_cells = KeepDeletedCells::kTrue;
+  ASSERT_OK(CreateTable({f, Family("g", 3)}));
+  ASSERT_OK(Put("r", "g", "n", 1, "other"));
+  std::vector<Cell> cells;
+  constexpr int kIncrements = 10000;
+  for (int i = 1; i <= kIncrements; ++i) {
+    ASSERT_OK(store_->Increment("t", "r", {{"f", "n", 1}}, &cells));
+    ASSERT_EQ(cells.size(), 1u);
+    ASSERT_EQ(cells[0].value, Long(i));
+    // The clock stands still: each new version lands 1 ms after the one it read.
+    ASSERT_EQ(cells[0].timestamp, kNow + i - 1);
+  }
+  // "f:n@ts=value" of the i-th increment.
+  const auto nth = [](int i) {
+    return "f:n@" + std::to_string(kNow + i - 1) + "=" + testutil::Escape(Long(i));
+  };
+  EXPECT_EQ(Get("r", Versions(5)), (Cells{nth(10000), nth(9999), nth(9998), "g:n@1=other"}));
+  // The time range applies before the version limit.
+  EXPECT_EQ(Get("r", Versions(2, 0, kNow + 5000)), (Cells{nth(5000), nth(4999), "g:n@1=other"}));
+
+  // A column delete newer than every version masks them all; the counter starts again.
+  clock_.Set(kNow + 20000);
+  ASSERT_OK(Mutate("r", {DeleteOp(MutationType::kDeleteColumn, "f", "n")}));
+  EXPECT_EQ(Get("r", Versions(3)), (Cells{"g:n@1=other"}));
+  clock_.Advance(1);
+  ASSERT_OK(store_->Increment("t", "r", {{"f", "n", 5}}, &cells));
+  EXPECT_EQ(cells[0].value, Long(5));
+  EXPECT_EQ(Get("r", Versions(3)),
+            (Cells{"f:n@" + std::to_string(kNow + 20001) + "=" + testutil::Escape(Long(5)),
+                   "g:n@1=other"}));
+  // KEEP_DELETED_CELLS: a read whose range ends before the marker sees behind it.
+  EXPECT_EQ(Get("r", Versions(1, 0, kNow + 20000)), (Cells{nth(10000), "g:n@1=other"}));
+
+  // A row delete masks the counter and the other family alike.
+  clock_.Advance(1);
+  ASSERT_OK(Mutate("r", {DeleteOp(MutationType::kDeleteRow, "")}));
+  EXPECT_EQ(Get("r", Versions(3)), Cells{});
+  clock_.Advance(1);
+  ASSERT_OK(store_->Increment("t", "r", {{"f", "n", 1}, {"g", "n", 0}}, &cells));
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0].value, Long(1));
+  EXPECT_EQ(cells[1].value, Long(0));  // "other" is deleted, so it is not a non-long
+}
+
+// Point reads skip what cannot matter (visibility.h SkipAhead); a one-row scan steps through
+// every stored cell. Random rows of puts and every marker type must read the same both ways.
+TEST_F(StoreTest, PointReadsSeeWhatAOneRowScanSees) {
+  FamilyDescriptor f = Family("f", 3);
+  f.keep_deleted_cells = KeepDeletedCells::kTrue;
+  FamilyDescriptor g = Family("g", 2);
+  g.ttl_seconds = 3600;
+  g.min_versions = 1;
+  ASSERT_OK(CreateTable({f, g, Family("h", 1)}));
+  std::mt19937_64 rng = testutil::MakeRng(61);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  const std::vector<std::string> rows = {"r", "r\0"s, "\xff"s};
+  const std::vector<std::string> families = {"f", "g", "h"};
+  const std::vector<std::string> qualifiers = {"", "\0"s, "\0\0"s, "a", "a\0"s, "\xff"s};
+  const MutationType types[] = {MutationType::kPut,          MutationType::kPut,
+                                MutationType::kPut,          MutationType::kDeleteColumn,
+                                MutationType::kDeleteVersion, MutationType::kDeleteFamily,
+                                MutationType::kDeleteFamilyVersion, MutationType::kDeleteRow};
+  for (int i = 0; i < 1500; ++i) {
+    ColumnMutation m;
+    m.type = types[pick(8)];
+    m.family = families[pick(3)];
+    m.qualifier = qualifiers[pick(6)];
+    m.timestamp = pick(3) == 0 ? kNow - 3600 * 1000 - pick(3) : 1 + pick(40);
+    if (m.type == MutationType::kDeleteVersion && pick(4) == 0) m.timestamp = kLatestTimestamp;
+    m.value = "v" + std::to_string(i);
+    ASSERT_OK(Mutate(rows[pick(3)], {m}));
+  }
+  for (int i = 0; i < 400; ++i) {
+    ReadSpec spec;
+    spec.max_versions = 1 + pick(4);
+    if (pick(3) == 0) spec.time_range = TimeRange{pick(10), 10 + pick(40)};
+    for (int k = pick(4); k > 0; --k) {
+      if (pick(3) == 0) {
+        spec.columns.AddFamily(families[pick(3)]);
+      } else {
+        spec.columns.AddColumn(families[pick(3)], qualifiers[pick(6)]);
+      }
+    }
+    for (const std::string& row : rows) {
+      SCOPED_TRACE("read " + std::to_string(i) + " of row " + testutil::Escape(row));
+      ScanSpec scan;
+      scan.start_row = row;
+      scan.stop_row = row + '\0';
+      scan.read = spec;
+      std::unique_ptr<Scanner> scanner;
+      ASSERT_OK(store_->OpenScanner("t", scan, &scanner));
+      std::vector<RowResult> scanned;
+      ASSERT_OK(scanner->Next(2, &scanned));
+      const Cells expected = scanned.empty() ? Cells{} : CellStrings(scanned[0].cells);
+      ASSERT_EQ(Get(row, spec), expected);
+    }
+  }
 }
 
 TEST_F(StoreTest, AppendConcatenatesOntoNewestValue) {
