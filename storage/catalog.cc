@@ -1,6 +1,9 @@
 #include "storage/catalog.h"
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <glog/logging.h>
 #include <leveldb/db.h>
@@ -33,6 +36,19 @@ std::string NamespaceRecord(int64_t created_ms) {
   return v;
 }
 
+// Generations are drawn from one process-wide counter so that a thread's cache can never
+// mistake one catalog (or one incarnation of a table map) for another.
+std::atomic<uint64_t> next_generation{1};
+
+// Lookups this thread made, valid while the catalog's generation still equals `generation`.
+// Small: a server thread serves a handful of tables, and a miss only costs the locked path.
+struct LookupCache {
+  static constexpr size_t kMaxEntries = 16;
+  uint64_t generation = 0;
+  std::vector<std::pair<std::string, std::shared_ptr<const TableDescriptor>>> entries;
+};
+thread_local LookupCache lookup_cache;
+
 std::string EncodeU64(uint64_t v) {
   std::string s;
   PutFixed64BE(&s, v);
@@ -40,6 +56,11 @@ std::string EncodeU64(uint64_t v) {
 }
 
 }  // namespace
+
+Catalog::Catalog(leveldb::DB* db, Clock* clock)
+    : db_(db), clock_(clock), generation_(next_generation.fetch_add(1)) {}
+
+void Catalog::BumpGeneration() { generation_.store(next_generation.fetch_add(1)); }
 
 Status Catalog::Open(leveldb::DB* db, Clock* clock, std::unique_ptr<Catalog>* out) {
   std::unique_ptr<Catalog> catalog(new Catalog(db, clock));
@@ -159,6 +180,7 @@ Status Catalog::CreateTable(const TableName& name, std::vector<FamilyDescriptor>
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
   next_table_id_ = table->id + 1;
   tables_[MapKey(name)] = table;
+  BumpGeneration();
   if (created != nullptr) *created = table;
   return Status::OK();
 }
@@ -175,6 +197,7 @@ Status Catalog::DropTable(const TableName& name, uint64_t* dropped_id) {
   batch.Put(DroppedTableKey(id), "");
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
   tables_.erase(it);
+  BumpGeneration();
   *dropped_id = id;
   return Status::OK();
 }
@@ -193,6 +216,7 @@ Status Catalog::SetEnabled(const TableName& name, bool enabled) {
   batch.Put(TableInfoKey(updated->id), EncodeTableDescriptor(*updated));
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
   it->second = std::move(updated);
+  BumpGeneration();
   return Status::OK();
 }
 
@@ -201,6 +225,38 @@ Status Catalog::Find(const TableName& name, std::shared_ptr<const TableDescripto
   auto it = tables_.find(MapKey(name));
   if (it == tables_.end()) return Status::TableNotFound(name.ToString());
   *out = it->second;
+  return Status::OK();
+}
+
+Status Catalog::FindByName(std::string_view full_name,
+                           std::shared_ptr<const TableDescriptor>* out) const {
+  LookupCache& cache = lookup_cache;
+  const uint64_t generation = generation_.load();
+  if (cache.generation != generation) {
+    cache.entries.clear();
+    cache.generation = generation;
+  }
+  for (const auto& [name, table] : cache.entries) {
+    if (name == full_name) {
+      *out = table;
+      return Status::OK();
+    }
+  }
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(full_name, &parsed));
+  uint64_t found_in;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = tables_.find(MapKey(parsed));
+    if (it == tables_.end()) return Status::TableNotFound(parsed.ToString());
+    *out = it->second;
+    found_in = generation_.load();
+  }
+  // A change between the generation check above and the lookup leaves the cache as it is:
+  // the entry would be stamped with a generation it does not belong to.
+  if (found_in == cache.generation && cache.entries.size() < LookupCache::kMaxEntries) {
+    cache.entries.emplace_back(std::string(full_name), *out);
+  }
   return Status::OK();
 }
 

@@ -226,11 +226,9 @@ void Store::WaitForSweeps() { sweeper_->WaitIdle(); }
 
 Status Store::FindTable(std::string_view name, bool require_enabled,
                         std::shared_ptr<const TableDescriptor>* out) const {
-  TableName parsed;
-  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
-  HBEMU_RETURN_IF_ERROR(catalog_->Find(parsed, out));
+  HBEMU_RETURN_IF_ERROR(catalog_->FindByName(name, out));
   if (require_enabled && !(*out)->enabled) {
-    return Status::TableNotEnabled(parsed.ToString() + " is disabled.");
+    return Status::TableNotEnabled((*out)->name.ToString() + " is disabled.");
   }
   return Status::OK();
 }

@@ -272,6 +272,48 @@ TEST_F(CatalogTest, RecreatedTableSeesNoOldCells) {
   EXPECT_TRUE(rows.empty());
 }
 
+// Data calls find their table through a per-thread cache (Catalog::FindByName); every table
+// change made on another thread must be seen by the very next call.
+TEST_F(CatalogTest, DataCallsSeeTableChangesFromOtherThreadsAtOnce) {
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  ASSERT_OK(store_->Mutate("t", Row("r", {PutOp("f", "q", 1, "old")})));
+  RowResult result;
+  ASSERT_OK(store_->Get("t", "r", ReadSpec(), &result));
+  ASSERT_OK(store_->Get("default:t", "r", ReadSpec(), &result));
+  ASSERT_EQ(result.cells.size(), 1u);
+  auto on_other_thread = [](auto fn) { std::thread(fn).join(); };
+
+  on_other_thread([&] { ASSERT_OK(store_->DisableTable("t")); });
+  EXPECT_CODE(kTableNotEnabled, store_->Get("t", "r", ReadSpec(), &result));
+  EXPECT_CODE(kTableNotEnabled, store_->Get("default:t", "r", ReadSpec(), &result));
+  on_other_thread([&] { ASSERT_OK(store_->DeleteTable("t")); });
+  EXPECT_CODE(kTableNotFound, store_->Get("t", "r", ReadSpec(), &result));
+  on_other_thread([&] { ASSERT_OK(store_->CreateTable("t", {Family("g")})); });
+  // The new table, not the cached old one: its own family, none of the old cells.
+  EXPECT_CODE(kNoSuchColumnFamily, store_->Mutate("t", Row("r", {PutOp("f", "q", 1, "x")})));
+  ASSERT_OK(store_->Get("default:t", "r", ReadSpec(), &result));
+  EXPECT_TRUE(result.cells.empty());
+}
+
+TEST_F(CatalogTest, StoresInOneProcessNeverShareCachedTables) {
+  // The same name in two stores, looked up alternately from one thread.
+  ManualClock clock{kTestNowMs};
+  std::unique_ptr<Store> other;
+  ASSERT_OK(testutil::OpenInMemoryStore(&clock, &other));
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  ASSERT_OK(other->CreateTable("t", {Family("g")}));
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_OK(store_->Mutate("t", Row("r", {PutOp("f", "q", 1, "v")})));
+    EXPECT_CODE(kNoSuchColumnFamily, other->Mutate("t", Row("r", {PutOp("f", "q", 1, "v")})));
+    EXPECT_OK(other->Mutate("t", Row("r", {PutOp("g", "q", 1, "v")})));
+  }
+  // A store opened after another closed may reuse its memory; it must not reuse its lookups.
+  other.reset();
+  ASSERT_OK(testutil::OpenInMemoryStore(&clock, &other));
+  ASSERT_OK(other->CreateTable("t", {Family("h")}));
+  EXPECT_CODE(kNoSuchColumnFamily, other->Mutate("t", Row("r", {PutOp("g", "q", 1, "v")})));
+}
+
 TEST_F(CatalogTest, SweepingADroppedTableLeavesNeighbouringTablesIntact) {
   // Table ids are adjacent, so the sweep range of one ends exactly where the next begins.
   for (const char* name : {"t1", "t2", "t3"}) {
