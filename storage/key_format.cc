@@ -59,13 +59,34 @@ std::string RowPrefixKeyPrefix(uint64_t table_id, std::string_view row_prefix) {
 
 std::string CellKey(uint64_t table_id, std::string_view row, std::string_view family,
                     std::string_view qualifier, int64_t timestamp, CellType type) {
-  std::string key = RowKeyPrefix(table_id, row);
-  PutEscapedTerminated(&key, family);
-  PutEscapedTerminated(&key, qualifier);
-  // Inverting makes newer versions sort first under the bytewise comparator.
-  PutFixed64BE(&key, UINT64_MAX - static_cast<uint64_t>(timestamp));
-  key.push_back(static_cast<char>(type));
+  std::string key;
+  AppendCellKey(&key, table_id, row, family, qualifier, timestamp, type);
   return key;
+}
+
+void AppendCellKey(std::string* dst, uint64_t table_id, std::string_view row,
+                   std::string_view family, std::string_view qualifier, int64_t timestamp,
+                   CellType type) {
+  dst->push_back(kCellTag);
+  PutFixed64BE(dst, table_id);
+  PutEscapedTerminated(dst, row);
+  PutEscapedTerminated(dst, family);
+  PutEscapedTerminated(dst, qualifier);
+  // Inverting makes newer versions sort first under the bytewise comparator.
+  PutFixed64BE(dst, UINT64_MAX - static_cast<uint64_t>(timestamp));
+  dst->push_back(static_cast<char>(type));
+}
+
+std::string FamilyKeySuffix(std::string_view family) {
+  std::string suffix;
+  PutEscapedTerminated(&suffix, family);
+  return suffix;
+}
+
+std::string ColumnKeySuffix(std::string_view family, std::string_view qualifier) {
+  std::string suffix = FamilyKeySuffix(family);
+  PutEscapedTerminated(&suffix, qualifier);
+  return suffix;
 }
 
 bool ParseCellKey(std::string_view key, ParsedCellKey* out) {

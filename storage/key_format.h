@@ -61,6 +61,13 @@ std::string RowPrefixKeyPrefix(uint64_t table_id, std::string_view row_prefix);
 
 std::string CellKey(uint64_t table_id, std::string_view row, std::string_view family,
                     std::string_view qualifier, int64_t timestamp, CellType type);
+// Appends CellKey(...) to *dst: for writers that build many keys in one reused buffer.
+void AppendCellKey(std::string* dst, uint64_t table_id, std::string_view row,
+                   std::string_view family, std::string_view qualifier, int64_t timestamp,
+                   CellType type);
+// What follows RowKeyPrefix in every key of one family, and of one column.
+std::string FamilyKeySuffix(std::string_view family);
+std::string ColumnKeySuffix(std::string_view family, std::string_view qualifier);
 
 // A decoded cell key. Parsing reuses the strings' capacity.
 struct ParsedCellKey {

@@ -329,9 +329,7 @@ Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
 
 // ---------------------------------------------------------------- writes
 
-Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int64_t now_ms,
-                         int64_t min_put_ts, leveldb::WriteBatch* batch) const {
-  std::vector<std::pair<ColumnKey, int>> latest_version_deletes;
+Status Store::ValidateRowMutation(const TableDescriptor& table, const RowMutation& m) const {
   for (const ColumnMutation& c : m.mutations) {
     if (c.type != MutationType::kDeleteRow && table.FindFamily(c.family) == nullptr) {
       return NoSuchFamily(table, c.family);
@@ -340,15 +338,40 @@ Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int
       return Status::InvalidArgument("Timestamp cannot be negative. ts=" +
                                      std::to_string(c.timestamp));
     }
+    if (c.type == MutationType::kPut &&
+        m.row.size() + c.family.size() + c.qualifier.size() + c.value.size() > kMaxCellBytes) {
+      return Status::InvalidArgument("KeyValue size too large");
+    }
+    if (c.type == MutationType::kDeleteFamilyVersion && c.timestamp == kLatestTimestamp) {
+      return Status::InvalidArgument("DeleteFamilyVersion needs an explicit timestamp");
+    }
+  }
+  return Status::OK();
+}
+
+Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int64_t now_ms,
+                         int64_t min_put_ts, leveldb::WriteBatch* batch,
+                         BatchBuffers* buffers) const {
+  // Everything that can reject the row is checked before the first cell is added, so a
+  // rejected row leaves nothing behind in a batch shared with other rows.
+  HBEMU_RETURN_IF_ERROR(ValidateRowMutation(table, m));
+  BatchBuffers local;
+  if (buffers == nullptr) buffers = &local;
+  std::string& key = buffers->key;
+  std::string& value = buffers->value;
+  const auto put = [&](std::string_view family, std::string_view qualifier, int64_t ts,
+                       CellType type) {
+    key.clear();
+    AppendCellKey(&key, table.id, m.row, family, qualifier, ts, type);
+    batch->Put(key, type == CellType::kPut ? leveldb::Slice(value) : leveldb::Slice());
+  };
+  std::vector<std::pair<ColumnKey, int>> latest_version_deletes;
+  for (const ColumnMutation& c : m.mutations) {
     const bool latest = c.timestamp == kLatestTimestamp;
     int64_t ts = latest ? now_ms : c.timestamp;
     switch (c.type) {
       case MutationType::kPut: {
         if (latest) ts = std::max(ts, min_put_ts);
-        if (m.row.size() + c.family.size() + c.qualifier.size() + c.value.size() > kMaxCellBytes) {
-          return Status::InvalidArgument("KeyValue size too large");
-        }
-        std::string value;
         // HBase compares ts + ttl in Java longs, which wrap on overflow (a huge ts plus a TTL
         // reads as already expired). Adding as unsigned gives the same wrapped value without
         // signed-overflow UB (found by UBSan via TtlStoreTest.CellTtlOverflowWrapsAsInHBase).
@@ -356,20 +379,21 @@ Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int
             m.cell_ttl_ms > 0 ? static_cast<int64_t>(static_cast<uint64_t>(ts) +
                                                      static_cast<uint64_t>(m.cell_ttl_ms))
                               : kNoExpiry;
+        value.clear();
         EncodeCellValue(&value, c.value, expires);
-        batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kPut), value);
+        put(c.family, c.qualifier, ts, CellType::kPut);
         break;
       }
       case MutationType::kDeleteColumn:
-        batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kDeleteColumn), "");
+        put(c.family, c.qualifier, ts, CellType::kDeleteColumn);
         break;
       case MutationType::kDeleteVersion: {
         if (latest) {
-          const ColumnKey key{c.family, c.qualifier};
+          const ColumnKey column{c.family, c.qualifier};
           auto it = std::find_if(latest_version_deletes.begin(), latest_version_deletes.end(),
-                                 [&](const auto& e) { return e.first == key; });
+                                 [&](const auto& e) { return e.first == column; });
           if (it == latest_version_deletes.end()) {
-            latest_version_deletes.push_back({key, 0});
+            latest_version_deletes.push_back({column, 0});
             it = latest_version_deletes.end() - 1;
           }
           const int nth = it->second++;
@@ -380,23 +404,20 @@ Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int
           HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(table, m.row, spec, now_ms, &existing));
           if (static_cast<int>(existing.cells.size()) > nth) ts = existing.cells[nth].timestamp;
         }
-        batch->Put(CellKey(table.id, m.row, c.family, c.qualifier, ts, CellType::kDelete), "");
+        put(c.family, c.qualifier, ts, CellType::kDelete);
         break;
       }
       case MutationType::kDeleteFamily:
         // Family-level markers live under the empty qualifier, so a reader meets them before
         // any other column of the family.
-        batch->Put(CellKey(table.id, m.row, c.family, "", ts, CellType::kDeleteFamily), "");
+        put(c.family, "", ts, CellType::kDeleteFamily);
         break;
       case MutationType::kDeleteFamilyVersion:
-        if (latest) {
-          return Status::InvalidArgument("DeleteFamilyVersion needs an explicit timestamp");
-        }
-        batch->Put(CellKey(table.id, m.row, c.family, "", ts, CellType::kDeleteFamilyVersion), "");
+        put(c.family, "", ts, CellType::kDeleteFamilyVersion);
         break;
       case MutationType::kDeleteRow:
         for (const FamilyDescriptor& f : table.families) {
-          batch->Put(CellKey(table.id, m.row, f.name, "", ts, CellType::kDeleteFamily), "");
+          put(f.name, "", ts, CellType::kDeleteFamily);
         }
         break;
     }
@@ -430,7 +451,8 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
   for (const RowMutation& m : mutations) rows.push_back(m.row);
   auto locks = row_locks_->LockAll(table->id, rows);
   const int64_t now = clock_->NowMillis();
-  leveldb::WriteBatch batch, row_batch;
+  leveldb::WriteBatch batch;
+  BatchBuffers buffers;
   bool pending = false;  // batch holds something
   Status status;
   for (const RowMutation& m : mutations) {
@@ -446,10 +468,16 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
       batch.Clear();
       pending = false;
     }
-    row_batch.Clear();
-    status = BuildBatch(*table, m, now, 0, &row_batch);
-    if (!status.ok()) break;  // none of this row
-    batch.Append(row_batch);
+    status = BuildBatch(*table, m, now, 0, &batch, &buffers);
+    if (!status.ok()) {
+      // A rejected row adds nothing, except when its read failed midway; its batch then holds
+      // only this row (flushed above), which must not be written.
+      if (reads) {
+        batch.Clear();
+        pending = false;
+      }
+      break;
+    }
     pending = true;
   }
   if (pending) HBEMU_RETURN_IF_ERROR(Write(&batch));

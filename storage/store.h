@@ -140,9 +140,19 @@ class Store {
   // Newest visible cell of one column, or nullopt.
   Status ReadNewest(const TableDescriptor& table, std::string_view row, std::string_view family,
                     std::string_view qualifier, int64_t now_ms, std::optional<Cell>* out) const;
-  // Turns a validated row mutation into LevelDB writes. REQUIRES: the row lock is held.
+  // The checks that can reject a row mutation without reading the row.
+  Status ValidateRowMutation(const TableDescriptor& table, const RowMutation& mutation) const;
+  // Scratch space reused across the cells (and rows) of one batch.
+  struct BatchBuffers {
+    std::string key;
+    std::string value;
+  };
+  // Validates a row mutation and appends its writes to *batch. On failure nothing was added,
+  // unless reading for a "delete latest version" failed. `buffers` may be null.
+  // REQUIRES: the row lock is held.
   Status BuildBatch(const TableDescriptor& table, const RowMutation& mutation, int64_t now_ms,
-                    int64_t min_put_ts, leveldb::WriteBatch* batch) const;
+                    int64_t min_put_ts, leveldb::WriteBatch* batch,
+                    BatchBuffers* buffers = nullptr) const;
   Status Write(leveldb::WriteBatch* batch);
   // Increment and Append: under the row lock, reads the newest visible cell of each column,
   // asks `new_value` for the replacement and writes all new cells in one batch.

@@ -66,31 +66,26 @@ RowVisibility::Skip RowVisibility::SkipAhead(std::string* key_suffix) const {
   if (family_desc_ == nullptr || !family_selected_) return SkipFamily(key_suffix);
   if (!in_column_ || qualifier_.empty()) return Skip::kNone;
   if (column_selected_ && !column_done_) return Skip::kNone;
-  key_suffix->clear();
-  PutEscapedTerminated(key_suffix, family_);
   if (selected_qualifiers_ != nullptr) {
     auto next = selected_qualifiers_->upper_bound(qualifier_);
     if (next == selected_qualifiers_->end()) return SkipFamily(key_suffix);
-    PutEscapedTerminated(key_suffix, *next);
+    *key_suffix = ColumnKeySuffix(family_, *next);
     return Skip::kSeek;
   }
-  PutEscapedTerminated(key_suffix, qualifier_);
-  *key_suffix = PrefixSuccessor(*key_suffix);
+  *key_suffix = PrefixSuccessor(ColumnKeySuffix(family_, qualifier_));
   return Skip::kSeek;
 }
 
 RowVisibility::Skip RowVisibility::SkipFamily(std::string* key_suffix) const {
-  key_suffix->clear();
   if (spec_->columns.all()) {
-    PutEscapedTerminated(key_suffix, family_);
-    *key_suffix = PrefixSuccessor(*key_suffix);
+    *key_suffix = PrefixSuccessor(FamilyKeySuffix(family_));
     return Skip::kSeek;
   }
   // Selected families are sorted as their encodings are (unsigned bytes).
   const auto& families = spec_->columns.families();
   auto next = families.upper_bound(family_);
   if (next == families.end()) return Skip::kRowDone;
-  PutEscapedTerminated(key_suffix, next->first);
+  *key_suffix = FamilyKeySuffix(next->first);
   return Skip::kSeek;
 }
 

@@ -120,6 +120,29 @@ TEST(KeyFormatTest, CellKeyRoundTripsRandomTuples) {
   }
 }
 
+TEST(KeyFormatTest, AppendedKeysAndKeySuffixesAgreeWithCellKey) {
+  auto rng = testutil::MakeRng(11);
+  const auto rows = RowPool(&rng);
+  std::string buffer = "kept";
+  for (int i = 0; i < 2000; ++i) {
+    const CellCoord c = RandomCell(&rng, rows);
+    const std::string key = c.Key();
+    buffer.resize(4);
+    AppendCellKey(&buffer, c.table_id, c.row, c.family, c.qualifier, c.timestamp, c.type);
+    ASSERT_EQ(buffer, "kept" + key) << c.DebugString();
+    // Every key of the column (and family) starts with the row prefix and the column suffix.
+    const std::string prefix = RowKeyPrefix(c.table_id, c.row);
+    EXPECT_TRUE(StartsWith(key, prefix + FamilyKeySuffix(c.family))) << c.DebugString();
+    EXPECT_TRUE(StartsWith(key, prefix + ColumnKeySuffix(c.family, c.qualifier)))
+        << c.DebugString();
+    // ...and no key of a later column does: the suffix's successor bounds the column.
+    const std::string other_qualifier = c.qualifier + '\0';
+    EXPECT_LT(key, prefix + PrefixSuccessor(ColumnKeySuffix(c.family, c.qualifier)));
+    EXPECT_GT(CellKey(c.table_id, c.row, c.family, other_qualifier, INT64_MAX, CellType::kDeleteFamily),
+              prefix + PrefixSuccessor(ColumnKeySuffix(c.family, c.qualifier)));
+  }
+}
+
 TEST(KeyFormatTest, ParseRejectsMalformedKeys) {
   const std::string good = CellKey(1, "r", "f", "q", 5, CellType::kPut);
   ParsedCellKey parsed;
