@@ -64,8 +64,16 @@ bool RowVisibility::MarkerApplies(int64_t marker_ts) const {
 RowVisibility::Skip RowVisibility::SkipAhead(std::string* key_suffix) const {
   if (filter_ != nullptr || !in_family_) return Skip::kNone;
   if (family_desc_ == nullptr || !family_selected_) return SkipFamily(key_suffix);
-  if (!in_column_ || qualifier_.empty()) return Skip::kNone;
-  if (column_selected_ && !column_done_) return Skip::kNone;
+  if (!in_column_ || (column_selected_ && !column_done_)) return Skip::kNone;
+  if (qualifier_.empty()) {
+    // The empty qualifier also holds the family-wide markers, which matter to every later
+    // column of the family that is read. Only when none is (a counter on "f:") may they go.
+    if (selected_qualifiers_ == nullptr ||
+        selected_qualifiers_->upper_bound(qualifier_) != selected_qualifiers_->end()) {
+      return Skip::kNone;
+    }
+    return SkipFamily(key_suffix);
+  }
   if (selected_qualifiers_ != nullptr) {
     auto next = selected_qualifiers_->upper_bound(qualifier_);
     if (next == selected_qualifiers_->end()) return SkipFamily(key_suffix);

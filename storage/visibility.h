@@ -38,8 +38,9 @@ class RowVisibility {
   // What a reader without a filter may skip after the last Add: the cells that cannot change
   // the result (the rest of a column that has its versions, unselected columns and families),
   // so a read of a counter with thousands of stored versions costs a seek, not a walk.
-  // Markers stay readable: the empty qualifier, which holds the family-wide markers, is never
-  // skipped, and a column's own markers only mask that column.
+  // Markers stay readable: the empty qualifier, which holds the family-wide markers, is only
+  // skipped when no other column of its family is read, and a column's own markers only mask
+  // that column.
   enum class Skip {
     kNone,     // read the next cell
     kSeek,     // no cell before the row's key prefix + *key_suffix matters

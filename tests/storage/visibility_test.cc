@@ -314,6 +314,28 @@ TEST(VisibilitySkipTest, EmptyQualifierKeepsFamilyMarkersBehindItsVersions) {
   EXPECT_EQ(fed, 4u);
 }
 
+TEST(VisibilitySkipTest, CounterOnTheEmptyQualifierSkipsTheRestOfItsFamily) {
+  // Family markers under "" only matter to columns of the family that are read; reading f:""
+  // alone (an increment of "f:"), nothing after its newest version matters.
+  TableDescriptor table = MakeTable(3);
+  std::vector<Stored> cells;
+  for (int64_t ts = 1; ts <= 10000; ++ts) cells.push_back({"f", "", ts, kPut, "v"});
+  cells.push_back({"f", "", 5, kDelFamVer});
+  cells.push_back({"f", "", 3, kDelFam});
+  cells.push_back({"f", "b", 5, kPut, "b"});
+  cells.push_back({"g", "", 1, kPut, "g"});
+  const std::vector<Stored> sorted = SortedByKey(cells);
+  ReadSpec spec;
+  spec.columns.AddColumn("f", "");
+  size_t fed = 0;
+  EXPECT_EQ(ResolveSkipping(table, spec, sorted, kNow, &fed),
+            (std::vector<std::string>{"f:@10000=v"}));
+  EXPECT_EQ(fed, 1u);
+  // With f:b also read, the markers behind f:"" still count.
+  spec.columns.AddColumn("f", "b");
+  EXPECT_EQ(Resolve(table, spec, cells), (std::vector<std::string>{"f:@10000=v"}));
+}
+
 TEST(VisibilitySkipTest, NeverSkipsWithAFilter) {
   // A filter may ask for older versions (HBASE-17125), so every cell must reach it.
   TableDescriptor table = MakeTable(3);
