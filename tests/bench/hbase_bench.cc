@@ -262,7 +262,9 @@ struct Emulator {
 // Starts the server on a free port and waits for its readiness line.
 std::unique_ptr<Emulator> StartEmulator(const std::string& binary, bool in_memory) {
   auto e = std::make_unique<Emulator>();
-  std::vector<std::string> args = {binary, "--port", "0"};
+  // The admin connection sits idle while other workloads run, often past HBase's 60 s idle
+  // timeout, which the server copies; a benchmark has no reason to reconnect.
+  std::vector<std::string> args = {binary, "--port", "0", "--idle-timeout-ms", "0"};
   if (in_memory) {
     args.push_back("--in-memory");
   } else {
