@@ -13,8 +13,11 @@ using storage::Status;
 
 namespace {
 
+// "family:qualifier" into a buffer the caller reuses.
 void SetColumnName(const Cell& cell, std::string* name) {
-  name->assign(cell.family).push_back(':');
+  name->clear();
+  name->reserve(cell.family.size() + 1 + cell.qualifier.size());
+  name->append(cell.family).push_back(':');
   name->append(cell.qualifier);
 }
 
@@ -78,9 +81,7 @@ void AddColumns(const std::vector<std::string>& specs, storage::ColumnSelection*
 
 std::string ColumnName(const Cell& cell) {
   std::string name;
-  name.reserve(cell.family.size() + 1 + cell.qualifier.size());
-  name.append(cell.family).push_back(':');
-  name.append(cell.qualifier);
+  SetColumnName(cell, &name);
   return name;
 }
 

@@ -73,6 +73,8 @@ struct ServerCore {
 
   void Add(std::shared_ptr<Connection> conn);
   void Remove(const std::shared_ptr<Connection>& conn);
+  // The connections open now, to act on outside the lock.
+  std::vector<std::shared_ptr<Connection>> Snapshot();
 };
 
 // One client socket. Everything it does runs on its own strand, so its state needs no lock. A
@@ -89,6 +91,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Any thread.
   void Start() {
+    // Replies are sent with one non-blocking send first (WriteNow); asio's own async operations
+    // work the same either way.
+    boost::system::error_code ec;
+    socket_.non_blocking(true, ec);
     auto self = shared_from_this();
     asio::post(strand_, [self] {
       VLOG(1) << "[thrift_server] connection from " << self->session_.peer();
@@ -266,8 +272,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       total += span.size;
     }
     boost::system::error_code ec;
-    if (!socket_.non_blocking()) socket_.non_blocking(true, ec);
-    size_t sent = ec ? 0 : socket_.write_some(buffers, ec);
+    size_t sent = socket_.write_some(buffers, ec);
     if (!ec && sent == total) return true;
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
       VLOG(1) << "[thrift_server] reply to " << session_.peer()
@@ -325,6 +330,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
 void ServerCore::Add(std::shared_ptr<Connection> conn) {
   std::lock_guard<std::mutex> lock(mu);
   connections.insert(std::move(conn));
+}
+
+std::vector<std::shared_ptr<Connection>> ServerCore::Snapshot() {
+  std::lock_guard<std::mutex> lock(mu);
+  return {connections.begin(), connections.end()};
 }
 
 void ServerCore::Remove(const std::shared_ptr<Connection>& conn) {
@@ -423,11 +433,7 @@ class ThriftServer::Impl {
     core_.io.stop();
     for (std::thread& t : io_threads_) t.join();
     // No thread runs the loop any more, so what is left can be closed from here.
-    std::vector<std::shared_ptr<Connection>> remaining;
-    {
-      std::lock_guard<std::mutex> lock(core_.mu);
-      remaining.assign(core_.connections.begin(), core_.connections.end());
-    }
+    const std::vector<std::shared_ptr<Connection>> remaining = core_.Snapshot();
     for (const auto& conn : remaining) conn->Close();
     if (!drained || !remaining.empty()) {
       LOG(WARNING) << "[thrift_server] " << remaining.size() << " connection(s) still busy after "
@@ -521,13 +527,8 @@ class ThriftServer::Impl {
     sweep_timer_.async_wait(
         asio::bind_executor(accept_strand_, [this, timeout](const boost::system::error_code& ec) {
           if (ec || stopping_) return;
-          std::vector<std::shared_ptr<Connection>> connections;
-          {
-            std::lock_guard<std::mutex> lock(core_.mu);
-            connections.assign(core_.connections.begin(), core_.connections.end());
-          }
           const int64_t cutoff = NowMs() - timeout;
-          for (const auto& conn : connections) conn->CloseIfIdleSince(cutoff);
+          for (const auto& conn : core_.Snapshot()) conn->CloseIfIdleSince(cutoff);
           ScheduleIdleSweep();
         }));
   }
@@ -539,12 +540,7 @@ class ThriftServer::Impl {
     acceptor_.close(ec);
     retry_timer_.cancel();
     sweep_timer_.cancel();
-    std::vector<std::shared_ptr<Connection>> connections;
-    {
-      std::lock_guard<std::mutex> lock(core_.mu);
-      connections.assign(core_.connections.begin(), core_.connections.end());
-    }
-    for (const auto& conn : connections) conn->OnServerStopping();
+    for (const auto& conn : core_.Snapshot()) conn->OnServerStopping();
   }
 
   // Declared first so it is destroyed last: sockets and handlers refer to its io_context.

@@ -78,11 +78,7 @@ class WireSession::Call {
   std::string Run(apache::thrift::TProcessor* processor, const uint8_t* message, size_t length,
                   WireProtocol protocol, size_t reserve, const std::string& peer) {
     input_->Observe(message, length);
-    reply_->resetBuffer();
-    if (reserve > 0) {
-      static const uint8_t kPlaceholder[kFrameHeaderBytes] = {};
-      reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
-    }
+    StartReply(reserve);
     const int p = static_cast<int>(protocol);
     if (!out_[p]) out_[p] = MakeProtocol(protocol, reply_);
     // libthrift sizes a string from its length prefix before reading it (TBinaryProtocol
@@ -136,6 +132,15 @@ class WireSession::Call {
     return std::make_shared<apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>>(buffer);
   }
 
+  // Empties the reply buffer, keeping `reserve` bytes in front for a frame length.
+  void StartReply(size_t reserve) {
+    reply_->resetBuffer();
+    if (reserve > 0) {
+      static const uint8_t kPlaceholder[kFrameHeaderBytes] = {};
+      reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
+    }
+  }
+
   void NewReplyBuffer() {
     reply_ = std::make_shared<TMemoryBuffer>();
     out_[0].reset();
@@ -177,11 +182,7 @@ class WireSession::Call {
     // Mostly bad client input (HBase answers it the same way), so not an ERROR.
     LOG(WARNING) << "[wire_session] " << method << " from " << peer
                  << " failed with an undeclared exception: " << original.what();
-    reply_->resetBuffer();
-    if (reserve > 0) {
-      static const uint8_t kPlaceholder[kFrameHeaderBytes] = {};
-      reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
-    }
+    StartReply(reserve);
     auto& writer = out_[static_cast<int>(protocol)];
     TApplicationException mapped(TApplicationException::INTERNAL_ERROR,
                                  "Internal error processing " + method);
@@ -311,30 +312,20 @@ WireSession::Step WireSession::NextHttp() {
     if (http_->WantsContinue()) {
       http_->ContinueSent();
       const std::string& interim = HttpContinueResponse();
-      writing_ = true;
       consumed_ = 0;
-      Step step;
-      step.action = Step::Action::kWrite;
-      step.write.push_back({reinterpret_cast<const uint8_t*>(interim.data()), interim.size()});
-      return step;
+      return Write({{reinterpret_cast<const uint8_t*>(interim.data()), interim.size()}});
     }
     return Read(buffered() + 1);
   }
   if (status == HttpRequestReader::Status::kError) {
     LOG(WARNING) << "[wire_session] HTTP request from " << peer_ << " refused ("
                  << http_->error_status() << "): " << http_->error();
-    http_header_ = HttpTextResponse(http_->error_status(), http_->error(), false);
-    close_after_write_ = true;
-    return WriteReply(/*http=*/false);
+    http_keep_alive_ = false;
+    return RespondText(http_->error_status(), http_->error());
   }
   http_keep_alive_ = http_->keep_alive();
   const std::string& body = http_->body();
-  if (body.empty()) {
-    http_header_ = HttpTextResponse(400, "empty body: expected one Thrift message",
-                                    http_keep_alive_);
-    close_after_write_ = !http_keep_alive_;
-    return WriteReply(/*http=*/false);
-  }
+  if (body.empty()) return RespondText(400, "empty body: expected one Thrift message");
   WireProtocol protocol = config_.forcing.protocol.value_or(
       DetectBodyProtocol(static_cast<uint8_t>(body[0])));
   return Run(reinterpret_cast<const uint8_t*>(body.data()), body.size(), protocol, 0);
@@ -350,17 +341,14 @@ WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WirePr
     // HTTP frames each request itself, so the connection stays usable after a bad body.
     LOG(WARNING) << "[wire_session] Thrift message over HTTP from " << peer_
                  << " not processed: " << error;
-    http_header_ = HttpTextResponse(500, "cannot process the Thrift message: " + error,
-                                    http_keep_alive_);
-    close_after_write_ = !http_keep_alive_;
-    return WriteReply(/*http=*/false);
+    return RespondText(500, "cannot process the Thrift message: " + error);
   }
   consumed_ = consume;
   Span reply = call_->reply();
   if (http) {
     http_header_ = HttpResponseHeader(200, kThriftContentType, reply.size, http_keep_alive_);
     close_after_write_ = !http_keep_alive_;
-    return WriteReply(/*http=*/true);
+    return Write({HeaderSpan(), reply});
   }
   if (reply.size <= reserve) {
     // Oneway: nothing to send.
@@ -372,23 +360,25 @@ WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WirePr
   if (reserve > 0) {
     WriteBigEndian32(static_cast<uint32_t>(reply.size - reserve), const_cast<uint8_t*>(reply.data));
   }
-  writing_ = true;
-  Step step;
-  step.action = Step::Action::kWrite;
-  step.write.push_back(reply);
-  return step;
+  return Write({reply});
 }
 
-WireSession::Step WireSession::WriteReply(bool http) {
-  // http: the header, then the Thrift reply; otherwise the header holds a whole text response.
+WireSession::Step WireSession::RespondText(int status, const std::string& text) {
+  http_header_ = HttpTextResponse(status, text, http_keep_alive_);
+  close_after_write_ = !http_keep_alive_;
+  return Write({HeaderSpan()});
+}
+
+WireSession::Span WireSession::HeaderSpan() const {
+  return {reinterpret_cast<const uint8_t*>(http_header_.data()), http_header_.size()};
+}
+
+WireSession::Step WireSession::Write(std::initializer_list<Span> spans) {
   writing_ = true;
   Step step;
   step.action = Step::Action::kWrite;
-  step.write.push_back(
-      {reinterpret_cast<const uint8_t*>(http_header_.data()), http_header_.size()});
-  if (http) {
-    Span reply = call_->reply();
-    if (reply.size > 0) step.write.push_back(reply);
+  for (const Span& span : spans) {
+    if (span.size > 0) step.write.push_back(span);
   }
   return step;
 }

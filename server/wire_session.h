@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,7 +93,11 @@ class WireSession {
   Step Run(const uint8_t* message, size_t length, WireProtocol protocol, size_t consume);
   Step Read(size_t want);
   Step Close(std::string reason);
-  Step WriteReply(bool http);
+  // A kWrite step of the non-empty spans, in order.
+  Step Write(std::initializer_list<Span> spans);
+  // An HTTP text response (an error) in http_header_; closes after it unless kept alive.
+  Step RespondText(int status, const std::string& text);
+  Span HeaderSpan() const;
   std::string Hint(const uint8_t* data, size_t size) const;
 
   const WireSessionConfig config_;

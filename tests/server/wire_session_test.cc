@@ -250,7 +250,7 @@ TEST(WireSessionTest, HttpChunkedBodyIsReassembled) {
   const std::string call = GetRowCall("chunked", "r");
   const size_t half = call.size() / 2;
   auto hex = [](size_t n) {
-    char buf[16];
+    char buf[32];
     std::snprintf(buf, sizeof(buf), "%zx", n);
     return std::string(buf);
   };
