@@ -787,3 +787,27 @@ def test_http_only_server_serves_http_clients_and_refuses_plain_thrift(server_fa
             plain.getTableNames()
     finally:
         plain_transport.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Idle connections are closed as by HBase's thread-pool server (-t / --readTimeout).
+
+
+def test_idle_connection_is_closed_after_the_read_timeout_but_a_busy_one_is_not(server_factory):
+    from hbase import Hbase
+    from thrift.transport.TTransport import TTransportException
+
+    server = server_factory(flags=["--idle-timeout-ms", "400"])
+    busy, busy_transport = hbcompat.open_raw_client(server.host, server.port, Hbase)
+    idle, idle_transport = hbcompat.open_raw_client(server.host, server.port, Hbase)
+    try:
+        assert idle.getTableNames() == []
+        for _ in range(12):  # 12 x 0.1 s: three timeouts long, never 0.4 s quiet
+            assert busy.getTableNames() == []
+            time.sleep(0.1)
+        with pytest.raises((TTransportException, EOFError, OSError)):
+            idle.getTableNames()
+        assert busy.getTableNames() == []
+    finally:
+        busy_transport.close()
+        idle_transport.close()
