@@ -11,11 +11,11 @@
 
 #include <glog/logging.h>
 
-#include "server/hbase_handler.h"
-#include "server/hbase_processor.h"
+#include "server/thrift1/hbase_handler.h"
+#include "server/thrift1/hbase_processor.h"
 #include "server/options.h"
-#include "server/scanner_registry.h"
-#include "server/thrift_server.h"
+#include "server/gateway/scanner_registry.h"
+#include "server/net/thrift_server.h"
 #include "storage/store.h"
 
 using namespace hbemu;

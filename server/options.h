@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "server/thrift_server.h"
+#include "server/net/thrift_server.h"
 
 namespace hbemu::server {
 

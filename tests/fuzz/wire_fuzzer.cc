@@ -18,10 +18,10 @@
 #include <thrift/TConfiguration.h>
 
 #include "Hbase.h"
-#include "server/hbase_handler.h"
-#include "server/hbase_processor.h"
-#include "server/scanner_registry.h"
-#include "server/wire_session.h"
+#include "server/thrift1/hbase_handler.h"
+#include "server/thrift1/hbase_processor.h"
+#include "server/gateway/scanner_registry.h"
+#include "server/net/wire_session.h"
 #include "storage/store.h"
 
 namespace {

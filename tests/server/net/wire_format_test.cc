@@ -1,4 +1,4 @@
-#include "server/wire_format.h"
+#include "server/net/wire_format.h"
 
 #include <string>
 

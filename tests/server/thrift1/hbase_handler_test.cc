@@ -2,15 +2,15 @@
 // THRIFT_API.md section 2 — column specs, result shapes, exception types and messages, the
 // mutateRow/mutateRows ordering, and the scanner lifecycle.
 
-#include "server/hbase_handler.h"
+#include "server/thrift1/hbase_handler.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <memory>
 
-#include "server/errors.h"
-#include "server/scanner_registry.h"
+#include "server/thrift1/errors.h"
+#include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
 #include "storage/store.h"
 

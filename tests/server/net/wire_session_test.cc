@@ -1,4 +1,4 @@
-#include "server/wire_session.h"
+#include "server/net/wire_session.h"
 
 #include <cstring>
 #include <map>

@@ -1,4 +1,4 @@
-#include "server/message_skimmer.h"
+#include "server/net/message_skimmer.h"
 
 #include <algorithm>
 #include <climits>

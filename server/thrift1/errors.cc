@@ -1,4 +1,4 @@
-#include "server/errors.h"
+#include "server/thrift1/errors.h"
 
 #include "Hbase_types.h"
 

@@ -1,4 +1,4 @@
-#include "server/thrift_server.h"
+#include "server/net/thrift_server.h"
 
 #include <algorithm>
 #include <atomic>
@@ -25,7 +25,7 @@
 #include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
 
-#include "server/wire_session.h"
+#include "server/net/wire_session.h"
 
 namespace hbemu::server {
 namespace {

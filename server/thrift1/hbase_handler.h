@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "Hbase.h"
-#include "server/scanner_registry.h"
+#include "server/gateway/scanner_registry.h"
 #include "storage/store.h"
 
 namespace hbemu::server {

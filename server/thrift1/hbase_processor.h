@@ -4,7 +4,7 @@
 #include <string>
 
 #include "Hbase.h"
-#include "server/hbase_handler.h"
+#include "server/thrift1/hbase_handler.h"
 
 namespace hbemu::server {
 

@@ -1,4 +1,4 @@
-#include "server/convert.h"
+#include "server/thrift1/convert.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,10 +1,10 @@
-#include "server/hbase_processor.h"
+#include "server/thrift1/hbase_processor.h"
 
 #include <vector>
 
 #include <thrift/TApplicationException.h>
 
-#include "server/convert.h"
+#include "server/thrift1/convert.h"
 
 namespace hbemu::server {
 

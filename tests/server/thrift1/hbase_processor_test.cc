@@ -3,7 +3,7 @@
 // whole scannerGet/scannerGetList reply of server::HbaseProcessor against the generated
 // processor's, for both wire protocols.
 
-#include "server/hbase_processor.h"
+#include "server/thrift1/hbase_processor.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
-#include "server/convert.h"
-#include "server/scanner_registry.h"
+#include "server/thrift1/convert.h"
+#include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
 #include "storage/store.h"
 

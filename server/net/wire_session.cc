@@ -1,4 +1,4 @@
-#include "server/wire_session.h"
+#include "server/net/wire_session.h"
 
 #include <algorithm>
 #include <climits>
@@ -13,7 +13,7 @@
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
-#include "server/http_exchange.h"
+#include "server/net/http_exchange.h"
 
 namespace hbemu::server {
 namespace {

@@ -1,4 +1,4 @@
-#include "server/http_exchange.h"
+#include "server/net/http_exchange.h"
 
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/error.hpp>

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "server/message_skimmer.h"
+#include "server/net/message_skimmer.h"
 
 namespace hbemu::server {
 

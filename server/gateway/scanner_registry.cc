@@ -1,4 +1,4 @@
-#include "server/scanner_registry.h"
+#include "server/gateway/scanner_registry.h"
 
 #include <glog/logging.h>
 

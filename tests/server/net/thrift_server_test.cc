@@ -1,4 +1,4 @@
-#include "server/thrift_server.h"
+#include "server/net/thrift_server.h"
 
 #include <atomic>
 #include <chrono>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "server/wire_format.h"
+#include "server/net/wire_format.h"
 
 namespace apache::thrift {
 class TConfiguration;

@@ -1,10 +1,10 @@
-#include "server/hbase_handler.h"
+#include "server/thrift1/hbase_handler.h"
 
 #include <boost/uuid/detail/md5.hpp>
 #include <glog/logging.h>
 
-#include "server/convert.h"
-#include "server/errors.h"
+#include "server/thrift1/convert.h"
+#include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
 
 namespace hbemu::server {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "server/wire_format.h"
+#include "server/net/wire_format.h"
 
 namespace apache::thrift {
 class TProcessor;
