@@ -49,7 +49,4 @@ storage::Status ToFamilyDescriptor(const thrift::ColumnDescriptor& in,
                                    storage::FamilyDescriptor* out);
 thrift::ColumnDescriptor ToColumnDescriptor(const storage::FamilyDescriptor& family);
 
-// HBase's per-mutation cell TTL attribute ("_ttl": 8-byte big-endian ms). 0 when absent.
-int64_t CellTtlFromAttributes(const std::map<std::string, std::string>& attributes);
-
 }  // namespace hbemu::server

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "server/gateway/application_error.h"
+#include "server/gateway/java_exceptions.h"
 #include "storage/status.h"
 
 namespace hbemu::server {
@@ -18,17 +20,6 @@ enum class InvalidArgumentAs {
   kApplicationError,  // most methods
   kIllegalArgument,   // createTable, mutateRow(s)(Ts), checkAndPut
 };
-
-// Thrown for failures HBase reports as TApplicationException(INTERNAL_ERROR, "Internal error
-// processing <method>"): an undeclared exception, which ThriftServer rewrites to exactly that.
-// `what()` is logged on the server only.
-class ApplicationError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Java class name of the exception HBase raises for this status (for messages and tests).
-const char* JavaExceptionClass(const storage::Status& status);
 
 // Throws the Thrift exception for a non-OK status; does nothing for OK.
 void ThrowIfError(const storage::Status& status,

@@ -3,6 +3,7 @@
 #include <boost/uuid/detail/md5.hpp>
 #include <glog/logging.h>
 
+#include "server/gateway/attributes.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
