@@ -8,7 +8,10 @@
   tests that use it skip themselves when HBASE_THRIFT_TARGET is set.
 * `connection` (happybase), `raw_client` (Apache Thrift, generated `hbase.Hbase.Client`),
   `hb_table` / `raw_table` factories that create uniquely named tables and drop them afterwards.
-* `happybase_wire` / `raw_wire`: every test that uses a happybase connection runs once per
+* `thrift2_client` (Apache Thrift, generated `hbase2.THBaseService.Client` on the Thrift2 port;
+  with HBASE_THRIFT_TARGET set, HBASE_THRIFT2_TARGET=host:port names the Thrift2 gateway) and the
+  `thrift2_table` factory (tables created with Thrift2 createTable, dropped afterwards).
+* `happybase_wire` / `raw_wire` / `thrift2_wire`: every test that uses a happybase connection runs once per
   transport x protocol (buffered/framed x binary/compact), and every raw-Thrift test once over a
   socket and once over HTTP, all against the one server started with no mode flags.
 """
@@ -22,7 +25,8 @@ import hbcompat
 # The generated `hbase` package must be importable before the test modules are collected.
 hbcompat.ensure_generated_hbase_module()
 
-Endpoint = collections.namedtuple("Endpoint", "host port managed")
+# port: Thrift1; thrift2_port: Thrift2 (None when the target serves no Thrift2).
+Endpoint = collections.namedtuple("Endpoint", "host port managed thrift2_port")
 
 
 _session_servers = []
@@ -51,13 +55,14 @@ def _session_server_must_survive_each_test(request):
 def hbase_endpoint():
     target = hbcompat.external_target()
     if target is not None:
-        yield Endpoint(target[0], target[1], False)
+        target2 = hbcompat.external_thrift2_target()
+        yield Endpoint(target[0], target[1], False, target2[1] if target2 else None)
         return
     server = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"])
     server.start()
     _session_servers.append(server)
     try:
-        yield Endpoint(server.host, server.port, True)
+        yield Endpoint(server.host, server.port, True, server.thrift2_port)
     finally:
         _session_servers.remove(server)
         rc = server.stop()
@@ -195,3 +200,59 @@ def raw_table(raw_client, hbase_endpoint):
 
     yield make
     _drop_tables(hbase_endpoint, created)
+
+
+@pytest.fixture(params=hbcompat.THRIFT2_WIRES)
+def thrift2_wire(request):
+    """How this test's Thrift2 client reaches the server."""
+    hbcompat.skip_unless_target_serves(request.param)
+    return request.param
+
+
+def _open_thrift2(endpoint, wire="buffered-binary"):
+    from hbase2 import THBaseService
+
+    if endpoint.thrift2_port is None:
+        pytest.skip("the target serves no Thrift2 (set HBASE_THRIFT2_TARGET)")
+    return hbcompat.open_raw_client(endpoint.host, endpoint.thrift2_port, THBaseService, wire=wire)
+
+
+@pytest.fixture
+def thrift2_client(hbase_endpoint, thrift2_wire):
+    client, transport = _open_thrift2(hbase_endpoint, thrift2_wire)
+    yield client
+    transport.close()
+
+
+@pytest.fixture
+def thrift2_table(thrift2_client, hbase_endpoint):
+    """make(families=("f",), tag="t", ns=None, split_keys=None, **family_fields) -> the table's
+    full name (bytes, "ns:t" or "t"), created with Thrift2 createTable."""
+    from hbase2.ttypes import TColumnFamilyDescriptor, TTableDescriptor, TTableName
+
+    created = []
+
+    def make(families=("f",), tag="t", ns=None, split_keys=None, **fields):
+        qualifier = hbcompat.unique_table_name(tag).encode()
+        name = TTableName(ns=ns.encode() if ns else None, qualifier=qualifier)
+        columns = [TColumnFamilyDescriptor(name=f.encode(), **fields) for f in families]
+        thrift2_client.createTable(TTableDescriptor(tableName=name, columns=columns), split_keys)
+        created.append(name)
+        return (ns.encode() + b":" + qualifier) if ns else qualifier
+
+    yield make
+    if not created:
+        return
+    try:
+        client, transport = _open_thrift2(hbase_endpoint)
+    except Exception:
+        return
+    try:
+        for name in created:
+            for call in (client.disableTable, client.deleteTable):
+                try:
+                    call(name)
+                except Exception:
+                    pass
+    finally:
+        transport.close()

@@ -19,8 +19,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 IDL = REPO / "thrift" / "Hbase.thrift"
+IDL2 = REPO / "thrift" / "THBaseService.thrift"
 
-READY_RE = re.compile(r"^hbase-emulator ready on (?P<host>[^\s:]+|\[[^\]]+\]):(?P<port>\d+)\s*$")
+# "hbase-emulator ready on HOST:PORT" (Thrift1), then other ports as " name=HOST:PORT".
+READY_RE = re.compile(r"^hbase-emulator ready on (?P<host>[^\s:]+|\[[^\]]+\]):(?P<port>\d+)"
+                      r"(?P<others>(?:\s+[a-z0-9]+=\S+)*)\s*$")
+OTHER_PORT_RE = re.compile(r"([a-z0-9]+)=(?:[^\s:]+|\[[^\]]+\]):(\d+)")
 READY_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 15.0
 # Socket timeout for every client the suite opens, so a hung server fails a test instead of the run.
@@ -29,6 +33,17 @@ CLIENT_TIMEOUT_MS = 30000
 
 def emulator_bin():
     return Path(os.environ.get("HBASE_EMULATOR_BIN") or REPO / "build" / "hbase-emulator")
+
+
+def external_thrift2_target():
+    """(host, port) from HBASE_THRIFT2_TARGET=host:port (a real HBase's Thrift2 gateway), or None."""
+    target = os.environ.get("HBASE_THRIFT2_TARGET", "").strip()
+    if not target:
+        return None
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError("HBASE_THRIFT2_TARGET must look like host:port, got %r" % target)
+    return host.strip("[]"), int(port)
 
 
 def external_target():
@@ -48,6 +63,8 @@ def external_target():
 # skip themselves.
 HAPPYBASE_WIRES = ["buffered-binary", "framed-binary", "buffered-compact", "framed-compact"]
 RAW_WIRES = ["buffered-binary", "http-binary"]
+# Thrift2 clients: both transports, both protocols and HTTP, in three runs.
+THRIFT2_WIRES = ["buffered-binary", "framed-compact", "http-binary"]
 
 
 def skip_unless_target_serves(wire):
@@ -86,6 +103,7 @@ class EmulatorProcess:
         self.proc = None
         self.host = None
         self.port = None
+        self.ports = {}  # every port the readiness line names: thrift1, thrift2, ...
         self.returncode = None
         self._stderr_file = None
         self._lines = queue.Queue()
@@ -141,7 +159,14 @@ class EmulatorProcess:
             if m:
                 self.host = m.group("host").strip("[]")
                 self.port = int(m.group("port"))
+                self.ports = {"thrift1": self.port}
+                for name, port in OTHER_PORT_RE.findall(m.group("others")):
+                    self.ports[name] = int(port)
                 return self
+
+    @property
+    def thrift2_port(self):
+        return self.ports.get("thrift2")
 
     def _fail(self, why, seen):
         self.kill()
@@ -201,14 +226,18 @@ def generate_thrift_py(idl_path, out_dir):
 
 
 def ensure_generated_hbase_module():
-    """Puts the package generated from thrift/Hbase.thrift (`hbase`) on sys.path.
+    """Puts the packages generated from thrift/Hbase.thrift (`hbase`) and
+    thrift/THBaseService.thrift (`hbase2`) on sys.path.
 
     run.sh generates it once and passes HBASE_COMPAT_GEN_PY; a bare `pytest` run generates it into
     a temporary directory instead.
     """
     gen = os.environ.get("HBASE_COMPAT_GEN_PY")
-    if not gen or not (Path(gen) / "hbase" / "Hbase.py").is_file():
-        gen = str(generate_thrift_py(IDL, tempfile.mkdtemp(prefix="hbase-gen-py-")))
+    if (not gen or not (Path(gen) / "hbase" / "Hbase.py").is_file()
+            or not (Path(gen) / "hbase2" / "THBaseService.py").is_file()):
+        gen = tempfile.mkdtemp(prefix="hbase-gen-py-")
+        generate_thrift_py(IDL, gen)
+        generate_thrift_py(IDL2, gen)
         os.environ["HBASE_COMPAT_GEN_PY"] = gen
     if gen not in sys.path:
         sys.path.insert(0, gen)
@@ -216,24 +245,29 @@ def ensure_generated_hbase_module():
 
 
 def open_raw_client(host, port, client_module, wire="buffered-binary"):
-    """<client_module>.Client over TBinaryProtocol, opened: TSocket + TBufferedTransport, or with
-    wire="http-binary" THttpClient (one POST per call, as against HBase's HTTP mode).
+    """<client_module>.Client, opened, in `wire` mode: "<buffered|framed>-<binary|compact>" over a
+    TSocket, or "http-binary" with THttpClient (one POST per call, as against HBase's HTTP mode).
 
     Returns (client, transport); close the transport when done.
     """
-    from thrift.protocol import TBinaryProtocol
+    from thrift.protocol import TBinaryProtocol, TCompactProtocol
     from thrift.transport import THttpClient, TSocket, TTransport
 
     if wire == "http-binary":
         transport = THttpClient.THttpClient("http://%s:%d/" % (host, port))
         transport.setTimeout(CLIENT_TIMEOUT_MS)
-    elif wire == "buffered-binary":
+    else:
+        framing, _, _ = wire.partition("-")
+        if framing not in ("buffered", "framed"):
+            raise ValueError("unknown wire mode %r" % wire)
         sock = TSocket.TSocket(host, port)
         sock.setTimeout(CLIENT_TIMEOUT_MS)
-        transport = TTransport.TBufferedTransport(sock)
+        transport = (TTransport.TFramedTransport(sock) if framing == "framed"
+                     else TTransport.TBufferedTransport(sock))
+    if wire.endswith("-compact"):
+        protocol = TCompactProtocol.TCompactProtocol(transport)
     else:
-        raise ValueError("raw clients speak buffered-binary or http-binary, not %r" % wire)
-    protocol = TBinaryProtocol.TBinaryProtocol(transport)
+        protocol = TBinaryProtocol.TBinaryProtocol(transport)
     client = client_module.Client(protocol)
     transport.open()
     return client, transport

@@ -27,7 +27,8 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 
-# Raw Apache Thrift client generated from our IDL (package `hbase`), fresh every run, not committed.
+# Raw Apache Thrift clients generated from our IDLs (packages `hbase` and `hbase2`), fresh every run,
+# not committed.
 if ! command -v "${THRIFT:-thrift}" >/dev/null 2>&1; then
   echo "python-compat: the Thrift compiler (thrift) is not installed; run scripts/setup.sh" >&2
   exit 2
@@ -36,6 +37,7 @@ gen="$venv/gen-py"
 rm -rf "$gen"
 mkdir -p "$gen"
 "${THRIFT:-thrift}" --gen py -out "$gen" "$repo/thrift/Hbase.thrift"
+"${THRIFT:-thrift}" --gen py -out "$gen" "$repo/thrift/THBaseService.thrift"
 export HBASE_COMPAT_GEN_PY="$gen"
 
 cd "$here"

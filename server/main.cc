@@ -1,4 +1,5 @@
-// hbase-emulator: HBase's Thrift1 gateway (service Hbase) over a LevelDB cell store.
+// hbase-emulator: HBase's Thrift1 (service Hbase) and Thrift2 (THBaseService) gateways over one
+// LevelDB cell store, each on its own port as HBase runs them.
 
 #include <pthread.h>
 #include <signal.h>
@@ -11,11 +12,13 @@
 
 #include <glog/logging.h>
 
-#include "server/thrift1/hbase_handler.h"
-#include "server/thrift1/hbase_processor.h"
-#include "server/options.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/thrift_server.h"
+#include "server/options.h"
+#include "server/thrift1/hbase_handler.h"
+#include "server/thrift1/hbase_processor.h"
+#include "server/thrift2/thbase_handler.h"
+#include "server/thrift2/thbase_processor.h"
 #include "storage/store.h"
 
 using namespace hbemu;
@@ -83,28 +86,60 @@ int main(int argc, char** argv) {
   LOG(INFO) << "[main] store open: "
             << (options.in_memory ? std::string("in memory") : "data in " + options.data_dir);
 
+  const std::string host_name = HostName();
+  // Each service keeps its own scanners and ids, as HBase's two gateway processes do.
   auto scanners = std::make_unique<server::ScannerRegistry>(store->clock(),
                                                             options.scanner_timeout_ms);
   server::HbaseHandler::Options handler_options;
-  handler_options.server_name = HostName();
+  handler_options.server_name = host_name;
   auto handler = std::make_shared<server::HbaseHandler>(store.get(), scanners.get(),
                                                         handler_options);
   auto processor = std::make_shared<server::HbaseProcessor>(handler);
   auto thrift_server = std::make_unique<server::ThriftServer>(options.thrift, processor);
   if (!thrift_server->Start(&error)) {
-    LOG(ERROR) << "[main] cannot serve: " << error;
+    LOG(ERROR) << "[main] cannot serve Thrift1: " << error;
     return 1;
   }
-  // The one line test fixtures and scripts wait for.
+
+  std::unique_ptr<server::ScannerRegistry> thrift2_scanners;
+  std::unique_ptr<server::ThriftServer> thrift2_server;
+  if (options.thrift2_enabled) {
+    thrift2_scanners = std::make_unique<server::ScannerRegistry>(store->clock(),
+                                                                 options.scanner_timeout_ms);
+    server::ThbaseHandler::Options thrift2_options;
+    thrift2_options.server_name = host_name;
+    thrift2_options.start_code = store->clock()->NowMillis();
+    auto thrift2_handler = std::make_shared<server::ThbaseHandler>(
+        store.get(), thrift2_scanners.get(), thrift2_options);
+    server::ThriftServerConfig thrift2_config = options.thrift;
+    thrift2_config.port = options.thrift2_port;
+    thrift2_server = std::make_unique<server::ThriftServer>(
+        thrift2_config, std::make_shared<server::ThbaseProcessor>(thrift2_handler));
+    if (!thrift2_server->Start(&error)) {
+      LOG(ERROR) << "[main] cannot serve Thrift2: " << error;
+      return 1;
+    }
+  }
+
+  // The one line test fixtures and scripts wait for: the Thrift1 address first (as before
+  // Thrift2 existed), then the other ports as name=address.
   std::cout << "hbase-emulator ready on " << options.thrift.bind_address << ":"
-            << thrift_server->port() << std::endl;
+            << thrift_server->port();
+  if (thrift2_server) {
+    std::cout << " thrift2=" << options.thrift.bind_address << ":" << thrift2_server->port();
+  }
+  std::cout << std::endl;
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   LOG(INFO) << "[main] " << (signal_number == SIGTERM ? "SIGTERM" : "SIGINT")
             << ": shutting down";
-  thrift_server->Stop();  // in-flight calls finish and reply first
+  // In-flight calls finish and reply first.
+  if (thrift2_server) thrift2_server->Stop();
+  thrift_server->Stop();
+  thrift2_server.reset();
   thrift_server.reset();
+  thrift2_scanners.reset();
   scanners.reset();
   store.reset();  // closes LevelDB; every acknowledged write is in its log
   LOG(INFO) << "[main] stopped cleanly";

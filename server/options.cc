@@ -25,7 +25,11 @@ bool ParseInt(const std::string& text, Int min, Int max, Int* out) {
 std::string ServerUsage() {
   return
       "usage: hbase-emulator [options]\n"
-      "  -p, --port N              listen port (default 9090; 0 picks a free port)\n"
+      "  -p, --port N              Thrift1 (Hbase service) port (default 9090; 0 picks a free\n"
+      "                            port)\n"
+      "      --thrift2-port N      Thrift2 (THBaseService) port (default 9091, or a free port\n"
+      "                            when --port is 0; 0 picks a free port)\n"
+      "      --no-thrift2          serve Thrift1 only\n"
       "  -b, --bind ADDR           listen address (default 127.0.0.1)\n"
       "      --data-dir DIR        data folder (default ./data)\n"
       "      --in-memory           keep everything in memory (nothing written to disk)\n"
@@ -48,6 +52,7 @@ std::string ServerUsage() {
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,
                         std::string* error) {
   *help = false;
+  bool thrift2_port_given = false;
   bool framed = false;
   bool compact = false;
   bool http = false;
@@ -84,6 +89,15 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
         *error = "bad port: " + v;
         return false;
       }
+    } else if (arg == "--thrift2-port") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<uint16_t>(v, 0, 65535, &options->thrift2_port)) {
+        *error = "bad port: " + v;
+        return false;
+      }
+      thrift2_port_given = true;
+    } else if (arg == "--no-thrift2") {
+      options->thrift2_enabled = false;
     } else if (arg == "-b" || arg == "--bind") {
       if (!need_value(&options->thrift.bind_address)) return false;
     } else if (arg == "--data-dir") {
@@ -133,6 +147,9 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       return false;
     }
   }
+  // A fixture that asks for a free Thrift1 port wants free ports throughout, not a clash on 9091
+  // with the next fixture (or a real HBase) on the same machine.
+  if (options->thrift.port == 0 && !thrift2_port_given) options->thrift2_port = 0;
   WireForcing& forcing = options->thrift.forcing;
   if (http) {
     if (framed) {

@@ -237,6 +237,7 @@ uint64_t ScanAll(Client& c, int32_t id) {
 struct Emulator {
   pid_t pid = -1;
   int port = 0;
+  int thrift2_port = 0;  // 0 when the server serves Thrift1 only
   int out_fd = -1;
   double ready_ms = 0;
   std::string data_dir;
@@ -309,7 +310,15 @@ std::unique_ptr<Emulator> StartEmulator(const std::string& binary, bool in_memor
     }
     if (line.rfind(marker, 0) == 0) {
       e->ready_ms = Seconds(Clock::now() - start) * 1000;
-      e->port = std::stoi(line.substr(line.rfind(':') + 1));
+      // "HOST:PORT", then other ports as " name=HOST:PORT".
+      const std::string first = line.substr(marker.size(), line.find(' ', marker.size()) -
+                                                               marker.size());
+      e->port = std::stoi(first.substr(first.rfind(':') + 1));
+      const size_t thrift2 = line.find(" thrift2=");
+      if (thrift2 != std::string::npos) {
+        const std::string t2 = line.substr(thrift2 + 9, line.find(' ', thrift2 + 9) - thrift2 - 9);
+        e->thrift2_port = std::stoi(t2.substr(t2.rfind(':') + 1));
+      }
       return e;
     }
     line.clear();

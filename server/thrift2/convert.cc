@@ -1,0 +1,302 @@
+#include "server/thrift2/convert.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "server/gateway/attributes.h"
+#include "storage/filter_parser.h"
+
+namespace hbemu::server::thrift2_convert {
+
+using storage::ColumnMutation;
+using storage::MutationType;
+using storage::Status;
+
+namespace {
+
+constexpr int64_t kLatest = storage::kLatestTimestamp;
+constexpr int8_t kPutTypeCode = 4;  // HBase KeyValue.Type.Put
+
+void AddColumns(const std::vector<thrift2::TColumn>& columns, storage::ColumnSelection* out) {
+  for (const thrift2::TColumn& c : columns) {
+    if (c.__isset.qualifier) {
+      out->AddColumn(c.family, c.qualifier);
+    } else {
+      out->AddFamily(c.family);
+    }
+  }
+}
+
+// HBase's TimeRange checks: a runtime exception in HBase, so an application error here.
+Status MakeTimeRange(int64_t min, int64_t max, storage::TimeRange* out) {
+  if (min < 0 || max < 0) {
+    return Status::InvalidArgument("Timestamp cannot be negative. minStamp:" +
+                                   std::to_string(min) + ", maxStamp:" + std::to_string(max));
+  }
+  if (max < min) return Status::InvalidArgument("maxStamp is smaller than minStamp");
+  out->min = min;
+  out->max = max;
+  return Status::OK();
+}
+
+// HBase deserialises filterBytes as a protobuf FilterProtos.Filter; the filter language is the
+// supported way to send a filter here.
+Status FilterBytesUnsupported() {
+  return Status::DoNotRetry(
+      "filterBytes (a serialized HBase Filter) is not supported by hbase-emulator; send the "
+      "filter as filterString");
+}
+
+const char* CompressionName(thrift2::TCompressionAlgorithm::type c) {
+  switch (c) {
+    case thrift2::TCompressionAlgorithm::LZO: return "LZO";
+    case thrift2::TCompressionAlgorithm::GZ: return "GZ";
+    case thrift2::TCompressionAlgorithm::NONE: return "NONE";
+    case thrift2::TCompressionAlgorithm::SNAPPY: return "SNAPPY";
+    case thrift2::TCompressionAlgorithm::LZ4: return "LZ4";
+    case thrift2::TCompressionAlgorithm::BZIP2: return "BZIP2";
+    case thrift2::TCompressionAlgorithm::ZSTD: return "ZSTD";
+  }
+  return "NONE";
+}
+
+thrift2::TCompressionAlgorithm::type CompressionEnum(const std::string& name) {
+  for (auto c : {thrift2::TCompressionAlgorithm::LZO, thrift2::TCompressionAlgorithm::GZ,
+                 thrift2::TCompressionAlgorithm::SNAPPY, thrift2::TCompressionAlgorithm::LZ4,
+                 thrift2::TCompressionAlgorithm::BZIP2, thrift2::TCompressionAlgorithm::ZSTD}) {
+    if (name == CompressionName(c)) return c;
+  }
+  // Codecs the Thrift2 enum cannot name (BROTLI, LZMA) are reported as NONE, as HBase does.
+  return thrift2::TCompressionAlgorithm::NONE;
+}
+
+const char* BloomName(thrift2::TBloomFilterType::type b) {
+  switch (b) {
+    case thrift2::TBloomFilterType::NONE: return "NONE";
+    case thrift2::TBloomFilterType::ROW: return "ROW";
+    case thrift2::TBloomFilterType::ROWCOL: return "ROWCOL";
+    case thrift2::TBloomFilterType::ROWPREFIX_FIXED_LENGTH: return "ROWPREFIX_FIXED_LENGTH";
+  }
+  return "ROW";
+}
+
+thrift2::TBloomFilterType::type BloomEnum(const std::string& name) {
+  for (auto b : {thrift2::TBloomFilterType::NONE, thrift2::TBloomFilterType::ROWCOL,
+                 thrift2::TBloomFilterType::ROWPREFIX_FIXED_LENGTH}) {
+    if (name == BloomName(b)) return b;
+  }
+  return thrift2::TBloomFilterType::ROW;
+}
+
+}  // namespace
+
+std::string FullTableName(const thrift2::TTableName& name) {
+  if (!name.__isset.ns || name.ns.empty() || name.ns == "default") return name.qualifier;
+  return name.ns + ":" + name.qualifier;
+}
+
+thrift2::TTableName ToTTableName(const storage::TableName& name) {
+  thrift2::TTableName out;
+  out.__set_ns(name.ns);
+  out.__set_qualifier(name.qualifier);
+  return out;
+}
+
+Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
+  if (get.__isset.columns) AddColumns(get.columns, &spec->columns);
+  if (get.__isset.timestamp) {
+    // Get.setTimestamp: exactly that version, [ts, ts + 1).
+    const int64_t ts = get.timestamp;
+    HBEMU_RETURN_IF_ERROR(MakeTimeRange(
+        ts, ts == std::numeric_limits<int64_t>::max() ? ts : ts + 1, &spec->time_range));
+  } else if (get.__isset.timeRange) {
+    HBEMU_RETURN_IF_ERROR(
+        MakeTimeRange(get.timeRange.minStamp, get.timeRange.maxStamp, &spec->time_range));
+  }
+  if (get.__isset.maxVersions) {
+    // Get.readVersions throws a plain IOException here, which HBase's client may retry.
+    if (get.maxVersions <= 0) return Status::IOError("maxVersions must be positive");
+    spec->max_versions = get.maxVersions;
+  }
+  if (get.__isset.filterString) {
+    HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(get.filterString, &spec->filter));
+  }
+  if (get.__isset.filterBytes) return FilterBytesUnsupported();
+  return Status::OK();
+}
+
+Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
+  if (scan.__isset.startRow) spec->start_row = scan.startRow;
+  if (scan.__isset.stopRow) spec->stop_row = scan.stopRow;
+  if (scan.__isset.columns) AddColumns(scan.columns, &spec->read.columns);
+  if (scan.__isset.maxVersions) spec->read.max_versions = scan.maxVersions;
+  if (scan.__isset.timeRange) {
+    HBEMU_RETURN_IF_ERROR(MakeTimeRange(scan.timeRange.minStamp, scan.timeRange.maxStamp,
+                                        &spec->read.time_range));
+  }
+  if (scan.__isset.filterString) {
+    HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(scan.filterString, &spec->read.filter));
+  }
+  if (scan.__isset.filterBytes) return FilterBytesUnsupported();
+  if (scan.__isset.batchSize && scan.batchSize > 0) spec->batch = scan.batchSize;
+  if (scan.__isset.reversed) spec->reversed = scan.reversed;
+  // caching, cacheBlocks, readType, consistency, targetReplicaId and authorizations tune RPCs,
+  // caches and replicas in HBase; none changes what a single-replica store returns.
+  return Status::OK();
+}
+
+Status ToRowMutation(const thrift2::TPut& put, storage::RowMutation* out) {
+  if (put.columnValues.empty()) return Status::InvalidArgument("No columns to insert");
+  out->row = put.row;
+  out->cell_ttl_ms = put.__isset.attributes ? CellTtlFromAttributes(put.attributes) : 0;
+  const int64_t put_ts = put.__isset.timestamp ? put.timestamp : kLatest;
+  out->mutations.reserve(out->mutations.size() + put.columnValues.size());
+  for (const thrift2::TColumnValue& cv : put.columnValues) {
+    ColumnMutation m;
+    m.type = MutationType::kPut;
+    m.family = cv.family;
+    m.qualifier = cv.qualifier;
+    m.value = cv.value;
+    m.timestamp = cv.__isset.timestamp ? cv.timestamp : put_ts;
+    out->mutations.push_back(std::move(m));
+  }
+  return Status::OK();
+}
+
+Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
+  out->row = del.row;
+  if (!del.__isset.columns || del.columns.empty()) {
+    // No columns: the whole row, up to the delete's timestamp. An empty list also deletes the
+    // whole row, at "now": HBase builds the Delete without the timestamp once columns are set.
+    ColumnMutation m;
+    m.type = MutationType::kDeleteRow;
+    m.timestamp = (!del.__isset.columns && del.__isset.timestamp) ? del.timestamp : kLatest;
+    out->mutations.push_back(std::move(m));
+    return Status::OK();
+  }
+  for (const thrift2::TColumn& column : del.columns) {
+    ColumnMutation m;
+    m.family = column.family;
+    // Without a qualifier, DELETE_COLUMN(S) mean the empty qualifier, not the family.
+    m.qualifier = column.__isset.qualifier ? column.qualifier : std::string();
+    m.timestamp = column.__isset.timestamp ? column.timestamp : kLatest;
+    switch (del.deleteType) {
+      case thrift2::TDeleteType::DELETE_COLUMN:
+        m.type = MutationType::kDeleteVersion;
+        break;
+      case thrift2::TDeleteType::DELETE_COLUMNS:
+        m.type = MutationType::kDeleteColumn;
+        break;
+      case thrift2::TDeleteType::DELETE_FAMILY:
+        m.type = MutationType::kDeleteFamily;
+        m.qualifier.clear();
+        break;
+      case thrift2::TDeleteType::DELETE_FAMILY_VERSION:
+        if (!column.__isset.timestamp) {
+          return Status::InvalidArgument("Timestamp is required for DELETE_FAMILY_VERSION");
+        }
+        m.type = MutationType::kDeleteFamilyVersion;
+        m.qualifier.clear();
+        break;
+      default:
+        return Status::DoNotRetry("Unknown delete type " + std::to_string(del.deleteType));
+    }
+    out->mutations.push_back(std::move(m));
+  }
+  return Status::OK();
+}
+
+Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutation* out) {
+  out->row = mutations.row;
+  for (const thrift2::TMutation& m : mutations.mutations) {
+    storage::RowMutation part;
+    if (m.__isset.put) {
+      HBEMU_RETURN_IF_ERROR(ToRowMutation(m.put, &part));
+      // One TTL per row mutation: the first put that asks for one sets it.
+      if (out->cell_ttl_ms == 0) out->cell_ttl_ms = part.cell_ttl_ms;
+    } else if (m.__isset.deleteSingle) {
+      HBEMU_RETURN_IF_ERROR(ToRowMutation(m.deleteSingle, &part));
+    } else {
+      continue;  // an empty union: nothing to apply
+    }
+    if (part.row != mutations.row) {
+      // RowMutations.add: WrongRowIOException, a plain (retryable) IOException.
+      return Status::IOError("The row in the recently added Mutation <" + part.row +
+                             "> doesn't match the original one <" + mutations.row + ">");
+    }
+    for (ColumnMutation& c : part.mutations) out->mutations.push_back(std::move(c));
+  }
+  return Status::OK();
+}
+
+void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrift2::TResult* out) {
+  out->__isset.stale = true;
+  out->__isset.partial = true;
+  if (cells.empty()) return;
+  out->__set_row(row);
+  out->columnValues.resize(cells.size());
+  for (size_t i = 0; i < cells.size(); ++i) {
+    storage::Cell& cell = cells[i];
+    thrift2::TColumnValue& cv = out->columnValues[i];
+    cv.family = std::move(cell.family);
+    cv.qualifier = std::move(cell.qualifier);
+    cv.value = std::move(cell.value);
+    cv.__set_timestamp(cell.timestamp);
+    cv.__set_type(kPutTypeCode);
+  }
+}
+
+void ToTResult(storage::RowResult&& row, thrift2::TResult* out) {
+  ToTResult(row.row, std::move(row.cells), out);
+}
+
+Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
+                          storage::FamilyDescriptor* out) {
+  out->name = in.name;
+  if (in.__isset.maxVersions) {
+    // ColumnFamilyDescriptorBuilder.setMaxVersions: an IllegalArgumentException in HBase.
+    if (in.maxVersions <= 0) {
+      return Status::InvalidArgument("Maximum versions must be positive");
+    }
+    out->max_versions = in.maxVersions;
+  }
+  if (in.__isset.minVersions) out->min_versions = in.minVersions;
+  if (in.__isset.timeToLive) out->ttl_seconds = in.timeToLive;
+  if (in.__isset.keepDeletedCells) {
+    out->keep_deleted_cells = static_cast<storage::KeepDeletedCells>(in.keepDeletedCells);
+  }
+  if (in.__isset.inMemory) out->in_memory = in.inMemory;
+  if (in.__isset.blockCacheEnabled) out->block_cache_enabled = in.blockCacheEnabled;
+  if (in.__isset.compressionType) out->compression = CompressionName(in.compressionType);
+  if (in.__isset.bloomnFilterType) out->bloom_filter = BloomName(in.bloomnFilterType);
+  return Status::OK();
+}
+
+thrift2::TColumnFamilyDescriptor ToTColumnFamilyDescriptor(const storage::FamilyDescriptor& in) {
+  thrift2::TColumnFamilyDescriptor out;
+  out.__set_name(in.name);
+  out.__set_maxVersions(in.max_versions);
+  out.__set_minVersions(in.min_versions);
+  out.__set_timeToLive(in.ttl_seconds);
+  out.__set_keepDeletedCells(
+      static_cast<thrift2::TKeepDeletedCells::type>(in.keep_deleted_cells));
+  out.__set_inMemory(in.in_memory);
+  out.__set_blockCacheEnabled(in.block_cache_enabled);
+  out.__set_compressionType(CompressionEnum(in.compression));
+  out.__set_bloomnFilterType(BloomEnum(in.bloom_filter));
+  return out;
+}
+
+thrift2::TTableDescriptor ToTTableDescriptor(const storage::TableDescriptor& table) {
+  thrift2::TTableDescriptor out;
+  out.__set_tableName(ToTTableName(table.name));
+  out.__isset.columns = true;
+  for (const auto& family : table.families) {
+    out.columns.push_back(ToTColumnFamilyDescriptor(family));
+  }
+  out.__set_durability(thrift2::TDurability::USE_DEFAULT);
+  return out;
+}
+
+}  // namespace hbemu::server::thrift2_convert

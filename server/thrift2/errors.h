@@ -1,0 +1,24 @@
+#pragma once
+
+#include <string>
+
+#include "server/gateway/application_error.h"
+#include "storage/status.h"
+
+namespace hbemu::server::thrift2_errors {
+
+// The one mapping from storage::Status to what a Thrift2 client of HBase sees.
+//
+// HBase's Thrift2 handler turns every IOException into TIOError carrying the exception's message
+// alone (no class name, no stack trace; for a missing table just the table name) and canRetry =
+// "not a DoNotRetryIOException". Runtime exceptions (IllegalArgumentException for an empty row,
+// a bad filter string, an empty put...) escape as TApplicationException(INTERNAL_ERROR), and so
+// InvalidArgument does here.
+
+// Throws the Thrift2 exception for a non-OK status; does nothing for OK.
+void ThrowIfError(const storage::Status& status);
+
+// Builds and throws TIOError{message, can_retry}.
+[[noreturn]] void ThrowTIOError(const std::string& message, bool can_retry);
+
+}  // namespace hbemu::server::thrift2_errors
