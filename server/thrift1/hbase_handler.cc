@@ -3,6 +3,8 @@
 #include <boost/uuid/detail/md5.hpp>
 #include <glog/logging.h>
 
+#include "server/admin/metrics.h"
+
 #include "server/gateway/attributes.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
@@ -179,6 +181,7 @@ void HbaseHandler::ReadCells(std::vector<thrift::TCell>& out, const std::string&
   spec.time_range = Before(before_ts);
   storage::RowResult result;
   ThrowIfError(store_->Get(table, row, spec, &result));
+  admin::NoteRead(table, row);
   out = ToTCells(result.cells);
 }
 
@@ -210,6 +213,7 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   for (const std::string& row : rows) {
     storage::RowResult result;
     ThrowIfError(store_->Get(table, row, spec, &result));
+    admin::NoteRead(table, row);
     if (result.cells.empty()) continue;  // HBase drops empty results: a missing row is absent
     out.emplace_back();
     ToTRowResult(std::move(result), /*sorted_columns=*/false, &out.back());
@@ -302,6 +306,7 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
   }
   if (!deletes.mutations.empty()) ThrowIfError(store_->Mutate(table, deletes), kIllegalArgument);
   if (!puts.mutations.empty()) ThrowIfError(store_->Mutate(table, puts), kIllegalArgument);
+  admin::NoteWrite(table, row);
 }
 
 void HbaseHandler::mutateRow(const std::string& tableName, const std::string& row,
@@ -349,6 +354,7 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
   }
   ThrowIfError(store_->MutateRows(table, puts), kIllegalArgument);
   ThrowIfError(store_->MutateRows(table, deletes), kIllegalArgument);
+  for (const thrift::BatchMutation& batch : batches) admin::NoteWrite(table, batch.row);
 }
 
 void HbaseHandler::mutateRows(const std::string& tableName,
@@ -370,6 +376,7 @@ int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::s
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Increment(tableName, row, {{c.family, c.qualifier.value_or(""), value}},
                                  &result));
+  admin::NoteWrite(tableName, row);
   uint64_t v = 0;
   for (unsigned char b : result.front().value) v = (v << 8) | b;
   return static_cast<int64_t>(v);
@@ -388,6 +395,7 @@ void HbaseHandler::DeleteImpl(const std::string& table, const std::string& row,
     d.qualifier = c.qualifier.value_or("");
   }
   ThrowIfError(store_->Mutate(table, RowMutation{row, {std::move(d)}, 0}));
+  admin::NoteWrite(table, row);
 }
 
 void HbaseHandler::deleteAll(const std::string& tableName, const std::string& row,
@@ -420,6 +428,7 @@ void HbaseHandler::increment(const thrift::TIncrement& inc) {
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Increment(inc.table, inc.row, {{c.family, *c.qualifier, inc.ammount}},
                                  &result));
+  admin::NoteWrite(inc.table, inc.row);
 }
 
 void HbaseHandler::incrementRows(const std::vector<thrift::TIncrement>& increments) {
@@ -441,6 +450,7 @@ void HbaseHandler::append(std::vector<thrift::TCell>& _return, const thrift::TAp
   }
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Append(app.table, app.row, appends, &result));
+  admin::NoteWrite(app.table, app.row);
   _return = ToTCells(result);
 }
 
@@ -465,6 +475,7 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
   ThrowIfError(store_->CheckAndMutate(tableName, row, check.family, *check.qualifier, value,
                                       mutation, &applied),
                kIllegalArgument);
+  admin::NoteWrite(tableName, row);
   return applied;
 }
 
@@ -474,7 +485,7 @@ int32_t HbaseHandler::OpenScanner(const std::string& table, const storage::ScanS
                                   bool sorted_columns) {
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), sorted_columns);
+  return scanners_->Add(std::move(scanner), sorted_columns, table);
 }
 
 int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const thrift::TScan& scan,
@@ -579,6 +590,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows,
   }
   std::lock_guard<std::mutex> lock(entry->mu);
   ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
+  for (const storage::RowResult& row : *rows) admin::NoteRead(entry->table, row.row);
   *sorted_columns = entry->sorted_columns;
 }
 
