@@ -7,7 +7,7 @@
 
 #include "server/admin/metrics.h"
 #include "storage/store.h"
-#include "test_util.h"
+#include "tests/test_util.h"
 
 namespace hbemu::server::admin {
 namespace {
