@@ -4,7 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <type_traits>
+#include <map>
 
 #include "server/admin/heat_map.h"
 #include "server/admin/pages.h"
@@ -49,6 +49,24 @@ const char* KeepDeletedName(storage::KeepDeletedCells k) {
   return "FALSE";
 }
 
+// Attribute maps hold bytes; shown as HBase's toStringBinary so the JSON stays valid UTF-8.
+json StringMap(const std::map<std::string, std::string>& m) {
+  json j = json::object();
+  for (const auto& [k, v] : m) j[ToStringBinary(k)] = ToStringBinary(v);
+  return j;
+}
+
+const char* DurabilityName(storage::Durability d) {
+  switch (d) {
+    case storage::Durability::kUseDefault: return "USE_DEFAULT";
+    case storage::Durability::kSkipWal: return "SKIP_WAL";
+    case storage::Durability::kAsyncWal: return "ASYNC_WAL";
+    case storage::Durability::kSyncWal: return "SYNC_WAL";
+    case storage::Durability::kFsyncWal: return "FSYNC_WAL";
+  }
+  return "USE_DEFAULT";
+}
+
 json FamilyJson(const storage::FamilyDescriptor& f) {
   json j;
   j["name"] = f.name;
@@ -60,6 +78,18 @@ json FamilyJson(const storage::FamilyDescriptor& f) {
   j["BLOCKCACHE"] = f.block_cache_enabled;
   j["COMPRESSION"] = f.compression;
   j["BLOOMFILTER"] = f.bloom_filter;
+  j["BLOCKSIZE"] = f.block_size;
+  j["DATA_BLOCK_ENCODING"] = f.data_block_encoding;
+  j["REPLICATION_SCOPE"] = f.scope;
+  j["DFS_REPLICATION"] = f.dfs_replication;
+  j["CACHE_BLOOMS_ON_WRITE"] = f.cache_blooms_on_write;
+  j["CACHE_DATA_ON_WRITE"] = f.cache_data_on_write;
+  j["CACHE_INDEX_ON_WRITE"] = f.cache_indexes_on_write;
+  j["COMPRESS_TAGS"] = f.compress_tags;
+  j["EVICT_BLOCKS_ON_CLOSE"] = f.evict_blocks_on_close;
+  // Client-set attributes and per-family configuration, as HBase's shell lists them.
+  if (!f.values.empty()) j["METADATA"] = StringMap(f.values);
+  if (!f.configuration.empty()) j["CONFIGURATION"] = StringMap(f.configuration);
   return j;
 }
 
@@ -107,22 +137,6 @@ json Spread(const std::array<uint64_t, kBuckets>& reads,
   return j;
 }
 
-// Region boundaries, once the catalog has them (TableDescriptor::split_keys); one region
-// before that. Detected at compile time so this file builds on either side of that change.
-template <class T, class = void>
-struct HasSplitKeys : std::false_type {};
-template <class T>
-struct HasSplitKeys<T, std::void_t<decltype(std::declval<T>().split_keys)>> : std::true_type {};
-
-template <class T>
-std::vector<std::string> SplitKeysOf(const T& table) {
-  if constexpr (HasSplitKeys<T>::value) {
-    return std::vector<std::string>(table.split_keys.begin(), table.split_keys.end());
-  } else {
-    return {};
-  }
-}
-
 }  // namespace
 
 Console::Console(ConsoleSources sources) : sources_(std::move(sources)) {}
@@ -131,7 +145,7 @@ void Console::RefreshRegions() const {
   // The heat map needs each table's region boundaries; they change only with DDL, so taking
   // them whenever a page or /metrics is read is fresh enough.
   for (const auto& table : sources_.store->ListTables()) {
-    sources_.metrics->Table(table->name.ToString())->heat.SetRegions(SplitKeysOf(*table));
+    sources_.metrics->Table(table->name.ToString())->heat.SetRegions(table->split_keys);
   }
 }
 
@@ -226,11 +240,13 @@ json Console::TableSummary(const std::string& name, bool with_counts) const {
   j["namespace"] = table->name.ns;
   j["enabled"] = table->enabled;
   j["created"] = UtcDate(table->created_ms);
+  j["durability"] = DurabilityName(table->durability);
+  j["attributes"] = StringMap(table->values);
   json families = json::array();
   for (const auto& f : table->families) families.push_back(FamilyJson(f));
   j["families"] = families;
   json regions = json::array();
-  const std::vector<std::string> splits = SplitKeysOf(*table);
+  const std::vector<std::string>& splits = table->split_keys;
   for (size_t i = 0; i <= splits.size(); ++i) {
     regions.push_back({{"index", i},
                        {"start", i == 0 ? "" : ToStringBinary(splits[i - 1])},
@@ -254,7 +270,11 @@ json Console::TableSummary(const std::string& name, bool with_counts) const {
 json Console::Tables() const {
   json j;
   json namespaces = json::array();
-  for (const std::string& ns : sources_.store->ListNamespaces()) namespaces.push_back(ns);
+  for (const storage::NamespaceDescriptor& ns : sources_.store->ListNamespaceDescriptors()) {
+    namespaces.push_back({{"name", ns.name},
+                          {"created", UtcDate(ns.created_ms)},
+                          {"configuration", StringMap(ns.configuration)}});
+  }
   j["namespaces"] = namespaces;
   json tables = json::array();
   for (const auto& table : sources_.store->ListTables()) {

@@ -126,7 +126,7 @@ std::string FamiliesTable(const json& families) {
     std::string props;
     for (auto it = f.begin(); it != f.end(); ++it) {
       if (it.key() == "name") continue;
-      props += "<code>" + E(it.key()) + " =&gt; " + E(it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "</code> ";
+      props += "<code>" + E(it.key()) + " =&gt; " + E(it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "</code>, ";
     }
     html += "<tr><td class=\"mono\">" + E(f["name"]) + "</td><td>" + props + "</td></tr>";
   }
@@ -188,7 +188,13 @@ std::string RenderOverviewPage(const json& o) {
 
 std::string RenderTablesPage(const json& t) {
   std::string b = "<h1>Namespaces and tables</h1><p>Namespaces: ";
-  for (const json& ns : t["namespaces"]) b += "<code class=\"namespace\">" + E(ns) + "</code> ";
+  for (const json& ns : t["namespaces"]) {
+    std::string config;
+    for (auto it = ns["configuration"].begin(); it != ns["configuration"].end(); ++it) {
+      config += " " + E(it.key()) + "=" + E(it.value());
+    }
+    b += "<code class=\"namespace\">" + E(ns["name"]) + (config.empty() ? "" : " {" + config + " }") + "</code> ";
+  }
   b += "</p><table id=\"tables\"><tr><th>table</th><th>state</th><th>families</th><th>regions</th>"
        "<th>stored rows</th><th>stored cells</th><th>approx. bytes</th></tr>";
   for (const json& table : t["tables"]) {
@@ -243,6 +249,12 @@ std::string RenderTablePage(const json& t) {
   b += "<h2>By key prefix</h2><table id=\"heat-buckets\" class=\"heat\" data-buckets=\"" +
        std::to_string(heat["buckets"].size()) + "\">" + HeatHeader(heat) +
        HeatRows(heat["buckets"], "bucket", "heat-bucket") + "</table>";
+  std::string attributes;
+  for (auto it = t["attributes"].begin(); it != t["attributes"].end(); ++it) {
+    attributes += "<code>" + E(it.key()) + " =&gt; " + E(it.value()) + "</code>, ";
+  }
+  b += "<p>Durability <code>" + E(t["durability"]) + "</code>" +
+       (attributes.empty() ? "" : "; attributes " + attributes) + "</p>";
   b += "<h2>Families</h2>" + FamiliesTable(t["families"]);
   b += "<h2>Regions</h2>" + RegionsTable(t["regions"]);
   return Page(name, b);

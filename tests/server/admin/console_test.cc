@@ -23,7 +23,7 @@ class ConsoleTest : public ::testing::Test {
     storage::FamilyDescriptor f;
     f.name = "f";
     f.max_versions = 3;
-    ASSERT_OK(store_->CreateTable("t", {f}));
+    ASSERT_OK(store_->CreateTable("t", std::vector<storage::FamilyDescriptor>{f}));
     ConsoleSources sources;
     sources.store = store_.get();
     sources.metrics = &metrics_;
@@ -131,6 +131,34 @@ TEST_F(ConsoleTest, TablePageShowsCountsAndHeatFromTheMetrics) {
   HttpReply page = console_->Handle("GET", "/table/t");
   EXPECT_EQ(page.status, 200);
   EXPECT_NE(page.body.find("data-spread=\"hot\""), std::string::npos);
+}
+
+TEST_F(ConsoleTest, RegionsFollowTheTablesSplitKeysInPagesAndHeat) {
+  storage::TableDescriptor spec;
+  storage::FamilyDescriptor f;
+  f.name = "f";
+  spec.families = {f};
+  spec.split_keys = {"4", "8", "c"};
+  spec.values["OWNER"] = "me";
+  ASSERT_OK(store_->CreateTable("split", spec));
+  json before = console_->Table("split");  // learns the boundaries
+  ASSERT_EQ(before["regions"].size(), 4u);
+  EXPECT_EQ(before["regions"][1]["start"], "4");
+  EXPECT_EQ(before["regions"][1]["end"], "8");
+  EXPECT_EQ(before["attributes"]["OWNER"], "me");
+  {
+    CallScope call(&metrics_, "thrift2", "put");
+    for (const char* row : {"0:a", "5:a", "9:a", "9:b", "f:a"}) NoteWrite("split", row);
+  }
+  json t = console_->Table("split");
+  const json& regions = t["heat"]["regions"];
+  ASSERT_EQ(regions.size(), 4u);
+  EXPECT_EQ(regions[0]["writes"], 1);
+  EXPECT_EQ(regions[1]["writes"], 1);
+  EXPECT_EQ(regions[2]["writes"], 2);
+  EXPECT_EQ(regions[3]["writes"], 1);
+  HttpReply page = console_->Handle("GET", "/table/split");
+  EXPECT_NE(page.body.find("id=\"region-count\" data-count=\"4\""), std::string::npos);
 }
 
 TEST_F(ConsoleTest, MetricsTextHasCallsTablesLevelDbAndProcess) {
