@@ -164,6 +164,10 @@ class HttpServer::Impl {
     stopped_ = true;
     io_.stop();  // abandons open connections; their sockets close with the io_context
     if (thread_.joinable()) thread_.join();
+    // The loop no longer runs, so the listener can be closed from here: the port is free
+    // as soon as Stop returns.
+    beast::error_code ec;
+    acceptor_.close(ec);
   }
 
  private:

@@ -36,7 +36,8 @@ class HttpServer {
   bool Start(std::string* error);
   // The bound port (useful after asking for port 0). Valid after a successful Start.
   uint16_t port() const;
-  // Closes the listener and every connection and joins the thread. Idempotent.
+  // Stops serving and joins the thread; the port is free when it returns. Connections still
+  // open are closed when the object is destroyed. Idempotent.
   void Stop();
 
  private:
