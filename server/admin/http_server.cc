@@ -102,9 +102,28 @@ class Session : public std::enable_shared_from_this<Session> {
     http::async_write(stream_, *response,
                       [self = shared_from_this(), response, keep_alive](beast::error_code ec,
                                                                          size_t) {
-                        if (ec || !keep_alive) return self->Close();
+                        if (ec) return self->Close();
+                        if (!keep_alive) return self->Linger();
                         self->Read();
                       });
+  }
+
+  // Closing a socket with unread request bytes (the rest of a refused 100 KB header) makes
+  // the kernel send a reset, which can destroy the response before the client reads it. So:
+  // stop sending, read and discard until the client closes (or 2 s pass), then close.
+  void Linger() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.expires_after(std::chrono::seconds(2));
+    Drain();
+  }
+
+  void Drain() {
+    stream_.async_read_some(asio::buffer(drain_),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) return self->Close();
+                              self->Drain();
+                            });
   }
 
   void Close() {
@@ -118,6 +137,7 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   bool head_only_ = false;
+  char drain_[4096];
 };
 
 }  // namespace
