@@ -47,7 +47,7 @@ std::vector<std::shared_ptr<const storage::TableDescriptor>> ThbaseHandler::Tabl
     const std::string& ns) {
   bool known = false;
   for (const std::string& name : store_->ListNamespaces()) known = known || name == ns;
-  if (!known) ThrowIfError(Status::NamespaceNotFound(ns));
+  if (!known) ThrowIfMasterError(Status::NamespaceNotFound(ns));
   std::vector<std::shared_ptr<const storage::TableDescriptor>> out;
   for (auto& table : store_->ListTables()) {
     if (table->name.ns == ns) out.push_back(std::move(table));
@@ -135,7 +135,8 @@ void ThbaseHandler::truncateTable(const thrift2::TTableName& tableName, bool pre
 }
 
 void ThbaseHandler::enableTable(const thrift2::TTableName& tableName) {
-  ThrowIfMasterError(store_->EnableTable(convert::FullTableName(tableName)));
+  // The enable procedure's failure reaches the client unwrapped: no class in the message.
+  ThrowIfError(store_->EnableTable(convert::FullTableName(tableName)));
 }
 
 void ThbaseHandler::disableTable(const thrift2::TTableName& tableName) {
@@ -199,7 +200,15 @@ void ThbaseHandler::modifyTable(const thrift2::TTableDescriptor& desc) {
 // ==================================================================== namespaces
 
 void ThbaseHandler::createNamespace(const thrift2::TNamespaceDescriptor& namespaceDesc) {
-  ThrowIfMasterError(store_->CreateNamespace(namespaceDesc.name, namespaceDesc.configuration));
+  const Status s = store_->CreateNamespace(namespaceDesc.name, namespaceDesc.configuration);
+  if (s.code() == Status::Code::kInvalidArgument) {
+    // HBase's admin client retries the master's rejection of an illegal name until it gives up.
+    thrift2_errors::ThrowTIOError("Failed after attempts=16, exceptions:\n" +
+                                      std::string("java.lang.IllegalArgumentException: ") +
+                                      s.message(),
+                                  true);
+  }
+  ThrowIfMasterError(s);
 }
 
 void ThbaseHandler::modifyNamespace(const thrift2::TNamespaceDescriptor& namespaceDesc) {
