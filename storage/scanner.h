@@ -46,7 +46,8 @@ class Scanner {
   Scanner& operator=(const Scanner&) = delete;
 
   // Appends up to `max_results` results to *out. Fewer (possibly none) means the scan is
-  // exhausted; later calls return none.
+  // exhausted (or its row limit reached); later calls return none. A batch-split piece that
+  // is not its row's last has `partial` set.
   Status Next(size_t max_results, std::vector<RowResult>* out);
 
  private:
@@ -71,6 +72,7 @@ class Scanner {
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
   bool filter_done_ = false;        // the filter ended the scan
   size_t pending_pos_ = 0;
+  int64_t rows_fetched_ = 0;  // rows with visible cells so far, against spec_.limit
 };
 
 }  // namespace hbemu::storage
