@@ -48,47 +48,6 @@ Status FilterBytesUnsupported() {
       "filter as filterString");
 }
 
-const char* CompressionName(thrift2::TCompressionAlgorithm::type c) {
-  switch (c) {
-    case thrift2::TCompressionAlgorithm::LZO: return "LZO";
-    case thrift2::TCompressionAlgorithm::GZ: return "GZ";
-    case thrift2::TCompressionAlgorithm::NONE: return "NONE";
-    case thrift2::TCompressionAlgorithm::SNAPPY: return "SNAPPY";
-    case thrift2::TCompressionAlgorithm::LZ4: return "LZ4";
-    case thrift2::TCompressionAlgorithm::BZIP2: return "BZIP2";
-    case thrift2::TCompressionAlgorithm::ZSTD: return "ZSTD";
-  }
-  return "NONE";
-}
-
-thrift2::TCompressionAlgorithm::type CompressionEnum(const std::string& name) {
-  for (auto c : {thrift2::TCompressionAlgorithm::LZO, thrift2::TCompressionAlgorithm::GZ,
-                 thrift2::TCompressionAlgorithm::SNAPPY, thrift2::TCompressionAlgorithm::LZ4,
-                 thrift2::TCompressionAlgorithm::BZIP2, thrift2::TCompressionAlgorithm::ZSTD}) {
-    if (name == CompressionName(c)) return c;
-  }
-  // Codecs the Thrift2 enum cannot name (BROTLI, LZMA) are reported as NONE, as HBase does.
-  return thrift2::TCompressionAlgorithm::NONE;
-}
-
-const char* BloomName(thrift2::TBloomFilterType::type b) {
-  switch (b) {
-    case thrift2::TBloomFilterType::NONE: return "NONE";
-    case thrift2::TBloomFilterType::ROW: return "ROW";
-    case thrift2::TBloomFilterType::ROWCOL: return "ROWCOL";
-    case thrift2::TBloomFilterType::ROWPREFIX_FIXED_LENGTH: return "ROWPREFIX_FIXED_LENGTH";
-  }
-  return "ROW";
-}
-
-thrift2::TBloomFilterType::type BloomEnum(const std::string& name) {
-  for (auto b : {thrift2::TBloomFilterType::NONE, thrift2::TBloomFilterType::ROWCOL,
-                 thrift2::TBloomFilterType::ROWPREFIX_FIXED_LENGTH}) {
-    if (name == BloomName(b)) return b;
-  }
-  return thrift2::TBloomFilterType::ROW;
-}
-
 }  // namespace
 
 std::string FullTableName(const thrift2::TTableName& name) {
@@ -123,6 +82,8 @@ Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
     HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(get.filterString, &spec->filter));
   }
   if (get.__isset.filterBytes) return FilterBytesUnsupported();
+  if (get.__isset.storeLimit) spec->store_limit = get.storeLimit;
+  if (get.__isset.storeOffset) spec->store_offset = get.storeOffset;
   return Status::OK();
 }
 
@@ -141,9 +102,34 @@ Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
   if (scan.__isset.filterBytes) return FilterBytesUnsupported();
   if (scan.__isset.batchSize && scan.batchSize > 0) spec->batch = scan.batchSize;
   if (scan.__isset.reversed) spec->reversed = scan.reversed;
+  if (scan.__isset.colFamTimeRangeMap) {
+    for (const auto& [family, range] : scan.colFamTimeRangeMap) {
+      HBEMU_RETURN_IF_ERROR(
+          MakeTimeRange(range.minStamp, range.maxStamp, &spec->read.family_time_ranges[family]));
+    }
+  }
+  if (scan.__isset.limit && scan.limit > 0) spec->limit = scan.limit;
   // caching, cacheBlocks, readType, consistency, targetReplicaId and authorizations tune RPCs,
   // caches and replicas in HBase; none changes what a single-replica store returns.
   return Status::OK();
+}
+
+Status ToCompareOp(thrift2::TCompareOp::type in, storage::CompareOp* out) {
+  switch (in) {
+    case thrift2::TCompareOp::LESS: *out = storage::CompareOp::kLess; return Status::OK();
+    case thrift2::TCompareOp::LESS_OR_EQUAL:
+      *out = storage::CompareOp::kLessOrEqual;
+      return Status::OK();
+    case thrift2::TCompareOp::EQUAL: *out = storage::CompareOp::kEqual; return Status::OK();
+    case thrift2::TCompareOp::NOT_EQUAL: *out = storage::CompareOp::kNotEqual; return Status::OK();
+    case thrift2::TCompareOp::GREATER_OR_EQUAL:
+      *out = storage::CompareOp::kGreaterOrEqual;
+      return Status::OK();
+    case thrift2::TCompareOp::GREATER: *out = storage::CompareOp::kGreater; return Status::OK();
+    case thrift2::TCompareOp::NO_OP: *out = storage::CompareOp::kNoOp; return Status::OK();
+  }
+  // compareOpFromThrift answers null for an unknown value; the builder's null check throws.
+  return Status::InvalidArgument("compareOp for checkAndMutate can not be null");
 }
 
 Status ToRowMutation(const thrift2::TPut& put, storage::RowMutation* out) {
@@ -230,9 +216,10 @@ Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutati
   return Status::OK();
 }
 
-void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrift2::TResult* out) {
+void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrift2::TResult* out,
+               bool partial) {
   out->__isset.stale = true;
-  out->__isset.partial = true;
+  out->__set_partial(partial);
   if (cells.empty()) return;
   out->__set_row(row);
   out->columnValues.resize(cells.size());
@@ -248,55 +235,7 @@ void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrif
 }
 
 void ToTResult(storage::RowResult&& row, thrift2::TResult* out) {
-  ToTResult(row.row, std::move(row.cells), out);
-}
-
-Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
-                          storage::FamilyDescriptor* out) {
-  out->name = in.name;
-  if (in.__isset.maxVersions) {
-    // ColumnFamilyDescriptorBuilder.setMaxVersions: an IllegalArgumentException in HBase.
-    if (in.maxVersions <= 0) {
-      return Status::InvalidArgument("Maximum versions must be positive");
-    }
-    out->max_versions = in.maxVersions;
-  }
-  if (in.__isset.minVersions) out->min_versions = in.minVersions;
-  if (in.__isset.timeToLive) out->ttl_seconds = in.timeToLive;
-  if (in.__isset.keepDeletedCells) {
-    out->keep_deleted_cells = static_cast<storage::KeepDeletedCells>(in.keepDeletedCells);
-  }
-  if (in.__isset.inMemory) out->in_memory = in.inMemory;
-  if (in.__isset.blockCacheEnabled) out->block_cache_enabled = in.blockCacheEnabled;
-  if (in.__isset.compressionType) out->compression = CompressionName(in.compressionType);
-  if (in.__isset.bloomnFilterType) out->bloom_filter = BloomName(in.bloomnFilterType);
-  return Status::OK();
-}
-
-thrift2::TColumnFamilyDescriptor ToTColumnFamilyDescriptor(const storage::FamilyDescriptor& in) {
-  thrift2::TColumnFamilyDescriptor out;
-  out.__set_name(in.name);
-  out.__set_maxVersions(in.max_versions);
-  out.__set_minVersions(in.min_versions);
-  out.__set_timeToLive(in.ttl_seconds);
-  out.__set_keepDeletedCells(
-      static_cast<thrift2::TKeepDeletedCells::type>(in.keep_deleted_cells));
-  out.__set_inMemory(in.in_memory);
-  out.__set_blockCacheEnabled(in.block_cache_enabled);
-  out.__set_compressionType(CompressionEnum(in.compression));
-  out.__set_bloomnFilterType(BloomEnum(in.bloom_filter));
-  return out;
-}
-
-thrift2::TTableDescriptor ToTTableDescriptor(const storage::TableDescriptor& table) {
-  thrift2::TTableDescriptor out;
-  out.__set_tableName(ToTTableName(table.name));
-  out.__isset.columns = true;
-  for (const auto& family : table.families) {
-    out.columns.push_back(ToTColumnFamilyDescriptor(family));
-  }
-  out.__set_durability(thrift2::TDurability::USE_DEFAULT);
-  return out;
+  ToTResult(row.row, std::move(row.cells), out, row.partial);
 }
 
 }  // namespace hbemu::server::thrift2_convert
