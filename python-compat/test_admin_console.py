@@ -236,7 +236,17 @@ def screenshot_dir():
 
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed (scripts/setup.sh)")
 def test_console_pages_render_in_headless_chromium(admin_server, client):
-    create(client, b"salted")
+    from hbase2 import THBaseService
+    from hbase2.ttypes import TColumnFamilyDescriptor, TTableDescriptor, TTableName
+
+    # The salted table is pre-split at 4, 8 and c (through Thrift2, which takes split keys): four
+    # regions, four salts each.
+    c2, transport = hbcompat.open_raw_client(admin_server.host, admin_server.ports["thrift2"], THBaseService)
+    try:
+        c2.createTable(TTableDescriptor(tableName=TTableName(ns=b"default", qualifier=b"salted"),
+                                        columns=[TColumnFamilyDescriptor(name=b"f")]), [b"4", b"8", b"c"])
+    finally:
+        transport.close()
     create(client, b"monotonic")
     write_rows(client, b"salted", salted_rows(320))
     write_rows(client, b"monotonic", monotonic_rows(320),
@@ -255,6 +265,9 @@ def test_console_pages_render_in_headless_chromium(admin_server, client):
     monotonic = dump_dom(admin_url(admin_server, "/table/monotonic"))
     # The regions the console shows are the ones clients are told about.
     assert 'id="region-count" data-count="%d"' % len(client.getTableRegions(b"salted")) in salted
+    assert 'id="region-count" data-count="4"' in salted
+    for region in range(4):
+        assert 'class="heat-region" data-label="region %d" data-writes="80"' % region in salted
     assert 'data-spread="even"' in salted
     assert 'data-buckets="16"' in salted
     for salt in SALTS:

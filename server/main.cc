@@ -109,6 +109,13 @@ int main(int argc, char** argv) {
   LOG(INFO) << "[main] store open: "
             << (options.in_memory ? std::string("in memory") : "data in " + options.data_dir);
 
+  // Heat maps count per region from a table's first call.
+  metrics.SetRegionSource([store = store.get()](std::string_view table) {
+    std::shared_ptr<const storage::TableDescriptor> descriptor;
+    if (!store->DescribeTable(table, &descriptor).ok()) return std::vector<std::string>();
+    return descriptor->split_keys;
+  });
+
   const std::string host_name = HostName();
   // Each service keeps its own scanners and ids, as HBase's two gateway processes do.
   auto scanners = std::make_unique<server::ScannerRegistry>(store->clock(),

@@ -101,15 +101,19 @@ MethodStats* Metrics::Method(std::string_view service, std::string_view method) 
 TableStats* Metrics::Table(std::string_view table) {
   if (TableStats* found = recent_tables.Find(serial_, table)) return found;
   TableStats* stats;
+  bool created = false;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = tables_.find(table);
     if (it == tables_.end()) {
       it = tables_.emplace(std::string(table), std::make_unique<TableStats>(std::string(table)))
                .first;
+      created = true;
     }
     stats = it->second.get();
   }
+  // Outside the lock: the source reads the catalog.
+  if (created && region_source_) stats->heat.SetRegions(region_source_(table));
   recent_tables.Put(serial_, table, {}, stats);
   return stats;
 }

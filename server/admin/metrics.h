@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -66,13 +67,17 @@ class Metrics {
   std::vector<const MethodStats*> Methods() const;
   std::vector<const TableStats*> Tables() const;
 
-  std::atomic<uint64_t> scanners_expired{0};
+  // Tells a table's region boundaries (sorted split keys) to its heat map when the table is
+  // first counted, so counts land in the right region from the first call. Set before serving.
+  using RegionSource = std::function<std::vector<std::string>(std::string_view table)>;
+  void SetRegionSource(RegionSource source) { region_source_ = std::move(source); }
 
   // Seconds on the monotonic clock, the time base of every window.
   static int64_t NowSeconds();
 
  private:
-  const uint64_t serial_;  // tells this object's per-thread cache entries from another's
+  const uint64_t serial_;
+  RegionSource region_source_;  // tells this object's per-thread cache entries from another's
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<MethodStats>, std::less<>> methods_;  // key service/method
   std::map<std::string, std::unique_ptr<TableStats>, std::less<>> tables_;

@@ -106,6 +106,24 @@ TEST(MetricsTest, CountsFromManyThreadsAddUpExactly) {
   EXPECT_EQ(metrics.Table("t1")->rows_written.load(), uint64_t{kThreads / 2 * kCalls});
 }
 
+TEST(MetricsTest, ATablesRegionsAreKnownFromItsFirstCountedCall) {
+  Metrics metrics;
+  metrics.SetRegionSource([](std::string_view table) {
+    return table == "split" ? std::vector<std::string>{"m"} : std::vector<std::string>{};
+  });
+  {
+    CallScope call(&metrics, "thrift1", "mutateRow");
+    NoteWrite("split", "a");
+    NoteWrite("split", "x");
+    NoteWrite("plain", "x");
+  }
+  HeatMap::Snapshot split = metrics.Table("split")->heat.Read(Metrics::NowSeconds());
+  EXPECT_EQ(split.regions, 2);
+  EXPECT_EQ(split.region_total_writes[0], 1u);
+  EXPECT_EQ(split.region_total_writes[1], 1u);
+  EXPECT_EQ(metrics.Table("plain")->heat.Read(Metrics::NowSeconds()).regions, 1);
+}
+
 TEST(MetricsTest, LatencyLandsInTheBucketOfItsUpperBound) {
   MethodStats m("thrift1", "get");
   m.Record(Outcome::kOk, 50, 0);    // <= 50 us: first bucket
