@@ -573,6 +573,20 @@ def test_scan_batchSize_marks_every_piece_but_the_last_of_a_row_partial(thrift2_
         assert shape(rows) == ["a:5", "b:4", "c:1", "d:2"]
 
 
+def test_scan_batch_piece_that_fills_the_batch_is_partial_when_hidden_cells_follow(
+        thrift2_client, thrift2_table):
+    """HBase's region server stops right after the batch's last cell and peeks at the next
+    stored one: a surplus version or a deleted cell of the same row makes the piece partial."""
+    t = thrift2_table()
+    put(thrift2_client, t, b"a", [(b"f", b"%d" % i, b"v", 1) for i in range(4)])
+    put(thrift2_client, t, b"a", [(b"f", b"3", b"new", 2)])
+    put(thrift2_client, t, b"b", [(b"f", b"%d" % i, b"v", 1) for i in range(5)])
+    thrift2_client.deleteSingle(t, TDelete(row=b"b", columns=[TColumn(b"f", b"4")]))
+    put(thrift2_client, t, b"c", [(b"f", b"0", b"v", 1)])
+    rows = thrift2_client.getScannerResults(t, TScan(batchSize=2), 20)
+    assert shape(rows) == ["a:2+", "a:2+", "b:2+", "b:2+", "c:1"]
+
+
 def test_scan_limit_counts_whole_rows_after_filters_across_getScannerRows(thrift2_client,
                                                                           thrift2_table):
     t = thrift2_table(families=("f", "g"))

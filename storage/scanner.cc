@@ -24,7 +24,8 @@ std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(
 
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowResult* result, Filter* filter, int32_t batch, bool* scan_done) {
+               RowResult* result, Filter* filter, int32_t batch, bool* scan_done,
+               bool* hidden_tail) {
   std::string_view encoded_row(row_key_prefix);
   encoded_row.remove_prefix(9);  // tag + table id
   if (!GetEscapedTerminated(&encoded_row, &result->row)) {
@@ -55,8 +56,17 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
     if (!ParseCellKeySuffix(key.substr(row_key_prefix.size()), &parsed)) {
       return Status::Corruption("bad cell key in table " + table.name.ToString());
     }
+    const size_t before = result->cells.size();
     visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
                    View(it->value()), &result->cells);
+    if (hidden_tail != nullptr) {
+      // Only the stores (families) the read opens hold cells HBase's heap can peek at.
+      if (result->cells.size() != before) {
+        *hidden_tail = false;
+      } else if (spec.columns.all() || spec.columns.families().count(parsed.family) > 0) {
+        *hidden_tail = true;
+      }
+    }
     if (visibility.filter_done()) break;
   }
   HBEMU_RETURN_IF_ERROR(IteratorStatus(it));
@@ -153,7 +163,12 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
     const size_t remaining = pending_.cells.size() - pending_pos_;
     const size_t take = spec_.batch > 0 ? std::min(remaining, static_cast<size_t>(spec_.batch))
                                         : remaining;
+    // A piece that fills the batch exactly stops HBase's store scanner right after its last
+    // cell; it reports more cells in the row when any stored cell of it follows, hidden or not.
+    const bool hidden_after = spec_.batch > 0 && take == static_cast<size_t>(spec_.batch) &&
+                              pending_hidden_tail_;
     if (pending_pos_ == 0 && take == remaining) {  // the common case: a whole row, no copy
+      pending_.partial = hidden_after;
       out->push_back(std::move(pending_));
       pending_ = RowResult();
       continue;
@@ -164,7 +179,7 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
     piece.cells.assign(std::make_move_iterator(first),
                        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(take)));
     pending_pos_ += take;
-    piece.partial = pending_pos_ < pending_.cells.size();
+    piece.partial = pending_pos_ < pending_.cells.size() || hidden_after;
     out->push_back(std::move(piece));
     if (pending_pos_ >= pending_.cells.size()) {
       pending_ = RowResult();
@@ -172,6 +187,11 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
     }
   }
   return status;
+}
+
+bool* Scanner::HiddenTailOut() {
+  pending_hidden_tail_ = false;
+  return spec_.batch > 0 ? &pending_hidden_tail_ : nullptr;
 }
 
 bool Scanner::FetchRow(Status* status) {
@@ -196,7 +216,7 @@ bool Scanner::FetchRowForward(Status* status) {
     EnterRegionOf(row_prefix_);
     pending_.cells.clear();  // a skipped row leaves none, but ReadRow appends
     *status = ReadRow(it_.get(), row_prefix_, *table_, spec_.read, now_ms_, &pending_,
-                      filter_.get(), spec_.batch, &filter_done_);
+                      filter_.get(), spec_.batch, &filter_done_, HiddenTailOut());
     if (!status->ok()) return false;
     if (!pending_.cells.empty()) return true;
     if (filter_done_) return false;
@@ -233,7 +253,7 @@ bool Scanner::FetchRowReverse(Status* status) {
     it_->Seek(last_row_prefix_);
     RowResult row;
     *status = ReadRow(it_.get(), last_row_prefix_, *table_, spec_.read, now_ms_, &row,
-                      filter_.get(), spec_.batch, &filter_done_);
+                      filter_.get(), spec_.batch, &filter_done_, HiddenTailOut());
     if (!status->ok()) return false;
     if (!row.cells.empty()) {
       pending_ = std::move(row);

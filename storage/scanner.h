@@ -28,11 +28,13 @@ namespace hbemu::storage {
 // A row the filter drops comes back with no cells. *scan_done is set when the filter ends the
 // scan (after this row); the iterator is then left anywhere. A row-level filter with a
 // `batch` limit that would split this row fails with IncompatibleFilter, as HBase's region
-// scanner does (HBASE_SEMANTICS.md 4.4).
+// scanner does (HBASE_SEMANTICS.md 4.4). `hidden_tail`, when given, is set when stored cells
+// of the read's families that the read does not return (markers, deleted or surplus versions,
+// unselected columns) follow the row's last returned cell.
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
                RowResult* result, Filter* filter = nullptr, int32_t batch = 0,
-               bool* scan_done = nullptr);
+               bool* scan_done = nullptr, bool* hidden_tail = nullptr);
 
 // An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
@@ -56,6 +58,8 @@ class Scanner {
   bool FetchRow(Status* status);
   bool FetchRowForward(Status* status);
   bool FetchRowReverse(Status* status);
+  // Where ReadRow reports the row's hidden tail: only batched scans need it.
+  bool* HiddenTailOut();
   // Called with each row's key prefix before it is read. HBase runs a scan region by region,
   // each region scanner with its own copy of the filter: on entering another region the
   // filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
@@ -80,6 +84,7 @@ class Scanner {
   size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet
   size_t pending_pos_ = 0;
   int64_t rows_fetched_ = 0;  // rows with visible cells so far, against spec_.limit
+  bool pending_hidden_tail_ = false;  // pending_'s row has hidden cells after its last one
 };
 
 }  // namespace hbemu::storage

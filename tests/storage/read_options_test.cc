@@ -282,6 +282,36 @@ TEST_F(ScanLimitTest, BatchPiecesAreMarkedPartialExceptTheLastOfEachRow) {
   EXPECT_EQ(Shape(ScanAll(spec)), (std::vector<std::string>{"a:5", "b:4", "c:1", "d:2"}));
 }
 
+TEST_F(ScanLimitTest, APieceThatFillsTheBatchIsPartialWhenHiddenCellsOfItsRowFollow) {
+  // HBase's store scanner stops right after the batch's last cell and reports "more cells in
+  // this row" when the next stored cell is in the row, even one the read would never return.
+  ASSERT_OK(store_->CreateTable("h", {Family("f", 1)}));
+  std::vector<ColumnMutation> a;
+  for (int i = 0; i < 4; ++i) a.push_back(PutOp("f", std::to_string(i), 1, "v"));
+  ASSERT_OK(store_->Mutate("h", Row("a", std::move(a))));
+  ASSERT_OK(store_->Mutate("h", Row("a", {PutOp("f", "3", 2, "new")})));  // f:3@1 is surplus
+  std::vector<ColumnMutation> b;
+  for (int i = 0; i < 5; ++i) b.push_back(PutOp("f", std::to_string(i), 1, "v"));
+  ASSERT_OK(store_->Mutate("h", Row("b", std::move(b))));
+  ASSERT_OK(store_->Mutate(
+      "h", Row("b", {testutil::DeleteOp(MutationType::kDeleteColumn, "f", "4", 5)})));
+  ASSERT_OK(store_->Mutate("h", Row("c", {PutOp("f", "0", 1, "v")})));
+  ScanSpec spec;
+  spec.batch = 2;
+  std::unique_ptr<Scanner> scanner;
+  ASSERT_OK(store_->OpenScanner("h", spec, &scanner));
+  std::vector<RowResult> results;
+  ASSERT_OK(scanner->Next(100, &results));
+  EXPECT_EQ(Shape(results),
+            (std::vector<std::string>{"a:2+", "a:2+", "b:2+", "b:2+", "c:1"}));
+  spec.reversed = true;
+  ASSERT_OK(store_->OpenScanner("h", spec, &scanner));
+  results.clear();
+  ASSERT_OK(scanner->Next(100, &results));
+  EXPECT_EQ(Shape(results),
+            (std::vector<std::string>{"c:1", "b:2+", "b:2+", "a:2+", "a:2+"}));
+}
+
 TEST_F(ScanLimitTest, LimitCountsRowsAndEveryPieceOfTheLastRowComesOut) {
   ScanSpec spec;
   spec.limit = 2;
