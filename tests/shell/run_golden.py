@@ -46,15 +46,16 @@ def main():
     ap.add_argument("--update", action="store_true")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
-    proc = None
-    if args.external:
-        host, t1, t2 = args.external.split(":")
-    else:
-        proc, host, t1, t2 = start_server(args.server)
     failed = []
-    try:
-        names = args.names or sorted(f[:-6] for f in os.listdir(GOLDEN) if f.endswith(".hbase"))
-        for name in names:
+    names = args.names or sorted(f[:-6] for f in os.listdir(GOLDEN) if f.endswith(".hbase"))
+    for name in names:
+        # A fresh in-memory server per transcript: no script sees another's tables.
+        proc = None
+        if args.external:
+            host, t1, t2 = args.external.split(":")
+        else:
+            proc, host, t1, t2 = start_server(args.server)
+        try:
             got = run_script(args.shell, host, t1, t2, os.path.join(GOLDEN, name + ".hbase"))
             path = os.path.join(GOLDEN, name + ".out")
             if args.update:
@@ -66,10 +67,10 @@ def main():
                 failed.append(name)
                 sys.stdout.writelines(difflib.unified_diff(
                     want.splitlines(True), got.splitlines(True), name + ".out", "actual"))
-    finally:
-        if proc:
-            proc.terminate()
-            proc.wait(timeout=30)
+        finally:
+            if proc:
+                proc.terminate()
+                proc.wait(timeout=30)
     print("%d transcripts, %d differ%s" % (len(names), len(failed),
                                            (": " + ", ".join(failed)) if failed else ""))
     return 1 if failed else 0
