@@ -18,6 +18,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
 TOOK = re.compile(r"Took \d+\.\d{4} seconds")
 
+# The .out files hold what a real HBase 2.6.1 printed (run with --external against the oracle).
+# These transcripts still differ on hbase-emulator because of server work not on main yet; they
+# run every time, must still differ (a match fails, so the entry gets removed), and are listed.
+PENDING = {
+    "alter": "Thrift2 add/modify/deleteColumnFamily not served yet",
+    "truncate": "Thrift2 truncateTable not served yet",
+    "splits": "Thrift2 createTable ignores split keys; getAllRegionLocations has one region",
+    "namespace_config": "Thrift2 createNamespace/getNamespaceDescriptor drop the configuration",
+    "filter_empty_qualifier": "QualifierFilter lets the empty qualifier through",
+}
+
 
 def start_server(binary):
     proc = subprocess.Popen([binary, "--port", "0", "--in-memory"], stdout=subprocess.PIPE,
@@ -63,7 +74,13 @@ def main():
                     f.write(got)
                 continue
             want = open(path).read() if os.path.exists(path) else ""
-            if got != want:
+            pending = None if args.external else PENDING.get(name)
+            if pending and got == want:
+                failed.append(name)
+                print("%s now matches HBase: remove it from PENDING" % name)
+            elif pending:
+                print("pending %s: %s" % (name, pending))
+            elif got != want:
                 failed.append(name)
                 sys.stdout.writelines(difflib.unified_diff(
                     want.splitlines(True), got.splitlines(True), name + ".out", "actual"))
