@@ -219,6 +219,57 @@ void GetSplits(CommandContext& ctx) {
   for (const auto& s : splits) ctx.out.Line(ToStringBinary(s));
 }
 
+// Every user table as "ns:t" (or "t" in the default namespace), sorted.
+std::vector<std::string> UserTables(CommandContext& ctx) {
+  std::vector<t2::TTableName> names;
+  ctx.connection.Thrift2().getTableNamesByPattern(names, ".*", false);
+  std::vector<std::string> out;
+  for (const auto& n : names) {
+    std::string ns = n.__isset.ns ? n.ns : "";
+    if (ns == "hbase") continue;
+    out.push_back(ns.empty() || ns == "default" ? n.qualifier : ns + ":" + n.qualifier);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Not an HBase shell command: empties every user table between tests, keeping schemas and
+// splits (truncate_preserve each, as HBase has no faster public call), or with DROP => true
+// drops every table and every namespace but default and hbase.
+void Reset(CommandContext& ctx) {
+  bool drop = false;
+  if (!ctx.args.empty()) {
+    const Value* d = ctx.args[0].IsHash() ? ctx.args[0].Find("DROP") : nullptr;
+    if (d == nullptr) throw ShellError("reset takes no arguments but {DROP => true}");
+    drop = d->kind == Value::Kind::kBool && d->boolean;
+  }
+  auto& client = ctx.connection.Thrift2();
+  std::vector<std::string> tables = UserTables(ctx);
+  for (const auto& table : tables) {
+    t2::TTableName name = TableNameOf(table);
+    if (client.isTableEnabled(name)) client.disableTable(name);
+    if (drop) {
+      client.deleteTable(name);
+    } else {
+      client.truncateTable(name, true);
+      if (!client.isTableEnabled(name)) client.enableTable(name);
+    }
+  }
+  long namespaces = 0;
+  if (drop) {
+    std::vector<std::string> names;
+    client.listNamespaces(names);
+    for (const auto& ns : names) {
+      if (ns == "default" || ns == "hbase") continue;
+      client.deleteNamespace(ns);
+      ++namespaces;
+    }
+  }
+  ctx.out.Line(drop ? "Dropped " + std::to_string(tables.size()) + " table(s) and " +
+                          std::to_string(namespaces) + " namespace(s)"
+                    : "Emptied " + std::to_string(tables.size()) + " table(s)");
+}
+
 }  // namespace
 
 void AddTableCommands(CommandTable* t) {
@@ -264,6 +315,11 @@ void AddTableCommands(CommandTable* t) {
   add("truncate_preserve", [](CommandContext& c) { Truncate(c, true); },
       "Disables, drops and recreates the specified table while still maintaining the previous\n"
       "region boundaries.\n  hbase> truncate_preserve 't1'");
+  add("reset", Reset,
+      "Not in HBase's shell: empty every user table, keeping schemas and splits; with\n"
+      "DROP => true drop every table and every namespace but default and hbase.\n"
+      "  hbase> reset\n  hbase> reset DROP => true");
+  (*t)["reset"].subject = Subject::kNone;
   add("get_splits", GetSplits,
       "Get the splits of the named table:\n  hbase> get_splits 't1'\n  hbase> get_splits 'ns1:t1'");
 }
