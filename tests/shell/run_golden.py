@@ -6,6 +6,9 @@ and exit status must equal golden/NAME.out.
   run_golden.py --shell build/hbase-shell --server build/hbase-emulator   # CTest runs this
   run_golden.py ... --update            # rewrite the .out files from what the shell prints
   run_golden.py --shell build/hbase-shell --external HOST:T1PORT:T2PORT   # e.g. a real HBase
+
+Against an external server the scripts share its state: start from an empty one (a fresh
+oracle, or `hbase-shell -e "reset DROP => true"`), as the err_* scripts leave tables behind.
 """
 import argparse
 import difflib
