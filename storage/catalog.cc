@@ -206,6 +206,8 @@ Status Catalog::CreateTable(const TableName& name, TableDescriptor spec,
   if (!namespaces_.count(name.ns)) return Status::NamespaceNotFound(name.ns);
   HBEMU_RETURN_IF_ERROR(NormalizeSplitKeys(&spec.split_keys));
 
+  // HBase's master records the store file tracker of every table it creates.
+  spec.values.emplace("hbase.store.file-tracker.impl", "DEFAULT");
   auto table = std::make_shared<TableDescriptor>(std::move(spec));
   table->id = next_table_id_;
   table->name = name;
