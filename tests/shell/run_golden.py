@@ -22,14 +22,9 @@ GOLDEN = os.path.join(HERE, "golden")
 TOOK = re.compile(r"Took \d+\.\d{4} seconds")
 
 # The .out files hold what a real HBase 2.6.1 printed (run with --external against the oracle).
-# These transcripts still differ on hbase-emulator because of server work not on main yet; they
+# These transcripts still differ on hbase-emulator because of a server gap not fixed yet; they
 # run every time, must still differ (a match fails, so the entry gets removed), and are listed.
 PENDING = {
-    "alter": "Thrift2 add/modify/deleteColumnFamily not served yet",
-    "truncate": "Thrift2 truncateTable not served yet",
-    "splits": "Thrift2 createTable ignores split keys; getAllRegionLocations has one region",
-    "namespace_config": "Thrift2 createNamespace/getNamespaceDescriptor drop the configuration",
-    "reset": "needs Thrift2 truncateTable (see truncate)",
     "filter_empty_qualifier": "QualifierFilter lets the empty qualifier through",
 }
 
