@@ -120,6 +120,23 @@ std::string Shell::Translate(const std::string& name, const CommandSpec& spec,
     }
   } catch (const std::exception&) {
   }
+  if (name == "put" && (Names(message, "NoSuchColumnFamilyException") ||
+                        (message.find("Column family") != std::string::npos &&
+                         message.find("does not exist") != std::string::npos))) {
+    // HBase's shell answers a put to a missing family with the families there are.
+    try {
+      t2::TTableDescriptor desc;
+      size_t colon = first.find(':');
+      t2::TTableName table;
+      if (colon != std::string::npos) table.__set_ns(first.substr(0, colon));
+      table.qualifier = colon == std::string::npos ? first : first.substr(colon + 1);
+      connection_->Thrift2().getTableDescriptor(desc, table);
+      std::string valid;
+      for (const auto& f : desc.columns) valid += (valid.empty() ? "" : ", ") + f.name + ":*";
+      return "Unknown column family! Valid column names: " + valid;
+    } catch (const std::exception&) {
+    }
+  }
   // A server that sends the bare text: ask it what is missing, as the Java exception would say.
   try {
     if (spec.subject == Subject::kTable && !first.empty()) {
