@@ -181,16 +181,15 @@ def test_add_modify_and_delete_family_on_an_enabled_table(t2, namespace):
     assert [c.name for c in t2.getTableDescriptor(t).columns] == [b"f"]
 
 
-def test_raising_VERSIONS_shows_older_versions_on_the_next_read(t2, namespace):
-    t = create(t2, namespace, b"t")
+def test_lowering_VERSIONS_takes_effect_on_the_next_read(t2, namespace):
+    t = create(t2, namespace, b"t", [TColumnFamilyDescriptor(name=b"f", maxVersions=3)])
     full = ("%s:t" % namespace).encode()
     for ts in (1, 2, 3):
         t2.put(full, TPut(row=b"r", columnValues=[
             TColumnValue(family=b"f", qualifier=b"q", value=b"v%d" % ts, timestamp=ts)]))
-    assert len(t2.get(full, TGet(row=b"r", maxVersions=10)).columnValues) == 1
-    t2.modifyColumnFamily(t, TColumnFamilyDescriptor(name=b"f", maxVersions=3))
-    assert [c.value for c in t2.get(full, TGet(row=b"r", maxVersions=10)).columnValues] == \
-        [b"v3", b"v2", b"v1"]
+    assert len(t2.get(full, TGet(row=b"r", maxVersions=10)).columnValues) == 3
+    t2.modifyColumnFamily(t, TColumnFamilyDescriptor(name=b"f", maxVersions=1))
+    assert [c.value for c in t2.get(full, TGet(row=b"r", maxVersions=10)).columnValues] == [b"v3"]
 
 
 def test_a_deleted_family_comes_back_empty(t2, namespace):
@@ -308,3 +307,92 @@ def test_isTableAvailableWithSplit_wants_a_region_starting_at_every_key_given(t2
     assert t2.isTableAvailableWithSplit(t, [b"b", b"m"])
     assert t2.isTableAvailableWithSplit(t, [b"b"])
     assert not t2.isTableAvailableWithSplit(t, [b"x"])
+
+
+# ---------------------------------------------------------------- error text, call by call
+
+def test_table_state_errors_carry_HBase_text(t2, namespace):
+    t = create(t2, namespace, b"t")
+    full = "%s:t" % namespace
+    with pytest.raises(TIOError) as e:
+        t2.enableTable(t)
+    assert first_line(e.value) == "tableName=%s, state=ENABLED" % full  # unwrapped
+    with pytest.raises(TIOError) as e:
+        t2.deleteTable(t)
+    assert first_line(e.value) == ("org.apache.hadoop.hbase.TableNotDisabledException: "
+                                   "Not DISABLED; tableName=%s, state=ENABLED" % full)
+    with pytest.raises(TIOError) as e:
+        t2.deleteColumnFamily(t, b"f")
+    assert first_line(e.value) == (
+        "org.apache.hadoop.hbase.InvalidFamilyOperationException: Family 'f' is the only "
+        "column family in the table, so it cannot be deleted")
+    t2.disableTable(t)
+    with pytest.raises(TIOError) as e:
+        t2.disableTable(t)
+    assert first_line(e.value) == "org.apache.hadoop.hbase.TableNotEnabledException: %s" % full
+
+
+def test_missing_tables_and_namespaces_name_the_exception_when_the_master_answers(t2):
+    missing = TTableName(qualifier=b"hbc_no_such_table")
+    with pytest.raises(TIOError) as e:
+        t2.getTableDescriptor(missing)
+    assert first_line(e.value) == "hbc_no_such_table"  # found missing by the client itself
+    for call in (lambda: t2.deleteTable(missing), lambda: t2.disableTable(missing),
+                 lambda: t2.truncateTable(missing, True),
+                 lambda: t2.addColumnFamily(missing, TColumnFamilyDescriptor(name=b"f"))):
+        with pytest.raises(TIOError) as e:
+            call()
+        assert first_line(e.value) == \
+            "org.apache.hadoop.hbase.TableNotFoundException: hbc_no_such_table"
+    for call in (lambda: t2.getNamespaceDescriptor("hbc_no_ns"),
+                 lambda: t2.deleteNamespace("hbc_no_ns"),
+                 lambda: t2.getTableNamesByNamespace("hbc_no_ns")):
+        with pytest.raises(TIOError) as e:
+            call()
+        assert first_line(e.value) == "org.apache.hadoop.hbase.NamespaceNotFoundException: hbc_no_ns"
+
+
+def test_creating_twice_and_without_families_fails_as_in_HBase(t2, namespace):
+    create(t2, namespace, b"t")
+    with pytest.raises(TIOError) as e:
+        create(t2, namespace, b"t")
+    assert first_line(e.value) == \
+        "org.apache.hadoop.hbase.TableExistsException: %s:t" % namespace
+    with pytest.raises(TIOError) as e:
+        create(t2, namespace, b"u", families=[])
+    assert first_line(e.value) == (
+        "org.apache.hadoop.hbase.DoNotRetryIOException: Table should have at least one column "
+        "family. Set hbase.table.sanity.checks to false at conf or table descriptor if you want "
+        "to bypass sanity checks")
+    with pytest.raises(TIOError) as e:
+        t2.createNamespace(TNamespaceDescriptor(name=namespace))
+    assert first_line(e.value) == ("org.apache.hadoop.hbase.NamespaceExistException: Namespace "
+                                   "%s already exists" % namespace)
+
+
+def test_system_tables_are_listed_only_when_asked_for(t2):
+    def names(tables):
+        return [(n.ns, n.qualifier) for n in tables]
+    assert names(t2.getTableNamesByPattern("hbase:.*", True)) == [(b"hbase", b"meta"),
+                                                                  (b"hbase", b"namespace")]
+    assert names(t2.getTableNamesByPattern("hbase:.*", False)) == []
+    assert (b"hbase", b"meta") in names(t2.getTableNamesByNamespace("hbase"))
+    meta = TTableName(ns=b"hbase", qualifier=b"meta")
+    assert t2.tableExists(meta)
+    desc = t2.getTableDescriptor(meta)
+    assert [(f.name, f.maxVersions, f.inMemory, f.blockSize) for f in desc.columns] == [
+        (b"info", 3, True, 8192), (b"rep_barrier", 2147483647, True, 65536),
+        (b"table", 3, True, 8192)]
+    assert desc.attributes[b"IS_META"] == b"true"
+    assert {(f.attributes[b"BLOOMFILTER"], f.attributes[b"DATA_BLOCK_ENCODING"])
+            for f in desc.columns} == {(b"ROWCOL", b"ROW_INDEX_V1")}
+
+
+def test_getRegionInfo_of_a_key_naming_no_table_answers_the_nearest_region_before_it(t1, t2,
+                                                                                    namespace):
+    create(t2, namespace, b"t", splits=[b"m"])
+    full = ("%s:t" % namespace).encode()
+    # "<ns>:t," sorts before "<ns>:t0,...": the reverse meta scan lands on t's last region.
+    info = t1.getRegionInfo(full + b"0,row,99999999999999")
+    assert (info.startKey, info.endKey) == (b"m", b"")
+    assert info.name == t1.getTableRegions(full)[-1].name

@@ -1,8 +1,10 @@
 // THBaseService's table and namespace administration (HBase's Admin calls).
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "server/gateway/regions.h"
+#include "server/gateway/system_tables.h"
 
 #include "server/thrift2/convert.h"
 #include "server/thrift2/descriptors.h"
@@ -26,16 +28,37 @@ bool IsSystemTable(const storage::TableDescriptor& table) { return table.name.ns
 std::shared_ptr<const storage::TableDescriptor> ThbaseHandler::Describe(
     const thrift2::TTableName& name) {
   std::shared_ptr<const storage::TableDescriptor> table;
-  ThrowIfError(store_->DescribeTable(convert::FullTableName(name), &table));
+  const std::string full_name = convert::FullTableName(name);
+  const Status s = store_->DescribeTable(full_name, &table);
+  if (s.code() == Status::Code::kTableNotFound) {
+    if (auto system = FindSystemTable(full_name)) return system;
+  }
+  ThrowIfError(s);
   return table;
 }
+
+namespace {
+
+// HBase lists tables sorted by namespace, then name.
+void SortByName(std::vector<std::shared_ptr<const storage::TableDescriptor>>* tables) {
+  std::sort(tables->begin(), tables->end(), [](const auto& a, const auto& b) {
+    return std::tie(a->name.ns, a->name.qualifier) < std::tie(b->name.ns, b->name.qualifier);
+  });
+}
+
+}  // namespace
 
 std::vector<std::shared_ptr<const storage::TableDescriptor>> ThbaseHandler::TablesMatching(
     const std::optional<std::string>& regex, bool include_sys_tables) {
   std::unique_ptr<TablePattern> pattern;
   if (regex.has_value()) ThrowIfError(TablePattern::Compile(*regex, &pattern));
+  std::vector<std::shared_ptr<const storage::TableDescriptor>> candidates = store_->ListTables();
+  if (include_sys_tables) {
+    candidates.insert(candidates.end(), SystemTables().begin(), SystemTables().end());
+    SortByName(&candidates);
+  }
   std::vector<std::shared_ptr<const storage::TableDescriptor>> out;
-  for (auto& table : store_->ListTables()) {
+  for (auto& table : candidates) {
     if (!include_sys_tables && IsSystemTable(*table)) continue;
     if (pattern && !pattern->Matches(table->name.ns, table->name.qualifier)) continue;
     out.push_back(std::move(table));
@@ -47,10 +70,14 @@ std::vector<std::shared_ptr<const storage::TableDescriptor>> ThbaseHandler::Tabl
     const std::string& ns) {
   bool known = false;
   for (const std::string& name : store_->ListNamespaces()) known = known || name == ns;
-  if (!known) ThrowIfError(Status::NamespaceNotFound(ns));
+  if (!known) ThrowIfMasterError(Status::NamespaceNotFound(ns));
   std::vector<std::shared_ptr<const storage::TableDescriptor>> out;
   for (auto& table : store_->ListTables()) {
     if (table->name.ns == ns) out.push_back(std::move(table));
+  }
+  if (ns == "hbase") {
+    out.insert(out.end(), SystemTables().begin(), SystemTables().end());
+    SortByName(&out);
   }
   return out;
 }
@@ -74,7 +101,8 @@ void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& 
 
 bool ThbaseHandler::tableExists(const thrift2::TTableName& tableName) {
   std::shared_ptr<const storage::TableDescriptor> table;
-  return store_->DescribeTable(convert::FullTableName(tableName), &table).ok();
+  const std::string full_name = convert::FullTableName(tableName);
+  return store_->DescribeTable(full_name, &table).ok() || FindSystemTable(full_name) != nullptr;
 }
 
 void ThbaseHandler::TableDescriptorsByPattern(std::vector<thrift2::TTableDescriptor>* out,
@@ -135,7 +163,8 @@ void ThbaseHandler::truncateTable(const thrift2::TTableName& tableName, bool pre
 }
 
 void ThbaseHandler::enableTable(const thrift2::TTableName& tableName) {
-  ThrowIfMasterError(store_->EnableTable(convert::FullTableName(tableName)));
+  // The enable procedure's failure reaches the client unwrapped: no class in the message.
+  ThrowIfError(store_->EnableTable(convert::FullTableName(tableName)));
 }
 
 void ThbaseHandler::disableTable(const thrift2::TTableName& tableName) {
@@ -199,7 +228,15 @@ void ThbaseHandler::modifyTable(const thrift2::TTableDescriptor& desc) {
 // ==================================================================== namespaces
 
 void ThbaseHandler::createNamespace(const thrift2::TNamespaceDescriptor& namespaceDesc) {
-  ThrowIfMasterError(store_->CreateNamespace(namespaceDesc.name, namespaceDesc.configuration));
+  const Status s = store_->CreateNamespace(namespaceDesc.name, namespaceDesc.configuration);
+  if (s.code() == Status::Code::kInvalidArgument) {
+    // HBase's admin client retries the master's rejection of an illegal name until it gives up.
+    thrift2_errors::ThrowTIOError("Failed after attempts=16, exceptions:\n" +
+                                      std::string("java.lang.IllegalArgumentException: ") +
+                                      s.message(),
+                                  true);
+  }
+  ThrowIfMasterError(s);
 }
 
 void ThbaseHandler::modifyNamespace(const thrift2::TNamespaceDescriptor& namespaceDesc) {
