@@ -9,6 +9,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include <glog/logging.h>
@@ -23,6 +24,7 @@
 #include "server/thrift1/hbase_processor.h"
 #include "server/thrift2/thbase_handler.h"
 #include "server/thrift2/thbase_processor.h"
+#include "shell/init_scripts.h"
 #include "storage/store.h"
 
 using namespace hbemu;
@@ -147,6 +149,27 @@ int main(int argc, char** argv) {
         thrift2_config, std::make_shared<server::ThbaseProcessor>(thrift2_handler, &metrics));
     if (!thrift2_server->Start(&error)) {
       LOG(ERROR) << "[main] cannot serve Thrift2: " << error;
+      return 1;
+    }
+  }
+
+  if (!options.init_scripts.empty()) {
+    // The scripts talk to this server's own ports as any client would, so what they create is
+    // exactly what a client's create would make.
+    shell::ConnectionOptions init;
+    init.host = options.thrift.bind_address == "0.0.0.0" ? "127.0.0.1"
+                : options.thrift.bind_address == "::"    ? "::1"
+                                                         : options.thrift.bind_address;
+    init.port = thrift_server->port();
+    init.thrift2_port = thrift2_server ? thrift2_server->port() : 0;
+    init.framed = options.thrift.forcing.transport == server::WireTransport::kFramed;
+    init.compact = options.thrift.forcing.protocol == server::WireProtocol::kCompact;
+    std::ostringstream log;
+    const bool ok = shell::RunInitScripts(options.init_scripts, init, log, &error);
+    std::istringstream lines(log.str());
+    for (std::string line; std::getline(lines, line);) LOG(INFO) << "[init] " << line;
+    if (!ok) {
+      LOG(ERROR) << "[main] --init failed: " << error;
       return 1;
     }
   }

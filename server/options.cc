@@ -48,6 +48,8 @@ std::string ServerUsage() {
       "      --workers N           threads running calls (default: max(2, cores))\n"
       "      --scanner-timeout-ms N  close scanners idle this long (default 60000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
+      "      --init FILE           run this HBase shell script before reporting ready\n"
+      "                            (repeatable; tables and namespaces that exist are kept)\n"
       "  -h, --help                this text\n"
       "There is no authentication: anyone who can reach the port can read and write.\n";
 }
@@ -115,6 +117,9 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       if (!need_value(&options->thrift.bind_address)) return false;
     } else if (arg == "--data-dir") {
       if (!need_value(&options->data_dir)) return false;
+    } else if (arg == "--init") {
+      if (!need_value(&v)) return false;
+      options->init_scripts.push_back(v);
     } else if (arg == "--in-memory") {
       options->in_memory = true;
     } else if (arg == "--sync-writes") {
@@ -165,6 +170,10 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   if (options->thrift.port == 0 && !thrift2_port_given) options->thrift2_port = 0;
   if (options->thrift.port == 0 && !admin_port_given) options->admin_port = 0;
   WireForcing& forcing = options->thrift.forcing;
+  if (http && !options->init_scripts.empty()) {
+    *error = "--init runs the shell over Thrift sockets, which --http does not serve";
+    return false;
+  }
   if (http) {
     if (framed) {
       *error = "--http and --framed cannot be combined: HTTP carries each message in a request";

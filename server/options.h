@@ -21,13 +21,16 @@ struct ServerOptions {
   bool in_memory = false;
   bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
   int64_t scanner_timeout_ms = 60000;  // hbase.client.scanner.timeout.period
+  // HBase shell scripts run against the server's own ports before it reports ready (--init).
+  std::vector<std::string> init_scripts;
   // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).
   std::vector<std::string> warnings;
 };
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
-// --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port, --no-admin, --http, --data-dir, --in-memory, --workers,
-// --scanner-timeout-ms, --max-message-mb).
+// --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
+// --no-admin, --http, --data-dir, --in-memory, --workers, --scanner-timeout-ms, --max-message-mb,
+// --init).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

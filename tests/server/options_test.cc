@@ -51,6 +51,16 @@ TEST(ServerOptionsTest, HttpWithFramedIsRefused) {
   EXPECT_NE(error.find("--http and --framed"), std::string::npos) << error;
 }
 
+TEST(ServerOptionsTest, InitScriptsAreKeptInOrderAndRefusedWithHttp) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"--init", "a.hbase", "--init=b.hbase"}, &options, &error)) << error;
+  EXPECT_EQ(options.init_scripts, (std::vector<std::string>{"a.hbase", "b.hbase"}));
+  ServerOptions http;
+  EXPECT_FALSE(Parse({"--http", "--init", "a.hbase"}, &http, &error));
+  EXPECT_NE(error.find("--init"), std::string::npos);
+}
+
 TEST(ServerOptionsTest, IdleTimeoutTakesHBaseAndLongSpellings) {
   for (const char* flag : {"-t", "--readTimeout", "--idle-timeout-ms"}) {
     ServerOptions options;

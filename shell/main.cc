@@ -1,0 +1,161 @@
+// hbase-shell: HBase's shell commands (create, put, scan, ...) over HBase's Thrift gateways,
+// without Java. Interactive with line editing and history (libedit), or non-interactive from
+// -e, a script file or stdin, stopping with a non-zero status at the first error.
+
+#include <editline/readline.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "shell/shell.h"
+#include "shell/version.h"
+
+using namespace hbemu::shell;
+
+namespace {
+
+const char kUsage[] =
+    "usage: hbase-shell [options] [script-file]\n"
+    "  --host HOST           Thrift gateway host (default 127.0.0.1)\n"
+    "  --port N, -p N        Thrift1 (Hbase service) port (default 9090)\n"
+    "  --thrift2-port N      Thrift2 (THBaseService) port (default 9091)\n"
+    "  --framed              framed transport (default buffered, as HBase's default)\n"
+    "  --compact             compact protocol (default binary)\n"
+    "  --timeout-ms N        socket timeout (default 60000)\n"
+    "  -e, --execute CMD     run CMD (repeatable) and exit; non-zero status on the first error\n"
+    "  -n, --non-interactive read commands from stdin even when it is a terminal\n"
+    "  -h, --help            this text\n"
+    "Without -e or a script file, commands are read from stdin: interactively with line\n"
+    "editing and history (~/.hbase_shell_history) on a terminal, as a script otherwise.\n";
+
+bool ParsePort(const std::string& text, int* port) {
+  try {
+    size_t used = 0;
+    int v = std::stoi(text, &used);
+    if (used != text.size() || v < 1 || v > 65535) return false;
+    *port = v;
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+std::string HistoryPath() {
+  const char* home = std::getenv("HOME");
+  return home ? std::string(home) + "/.hbase_shell_history" : std::string();
+}
+
+int Interactive(Shell& shell) {
+  std::string history = HistoryPath();
+  using_history();
+  if (!history.empty()) read_history(history.c_str());
+  std::cout << "HBase Shell (hbase-emulator " << kShellVersion << ")\n"
+            << "Type \"help\" for the commands, \"exit\" to leave.\n";
+  int line_number = 1;
+  std::string pending;
+  while (!shell.exit_requested()) {
+    char prompt[32];
+    std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", line_number,
+                  pending.empty() ? '>' : '*');
+    char* raw = readline(prompt);
+    if (raw == nullptr) {  // Ctrl-D
+      std::cout << "\n";
+      break;
+    }
+    std::string line(raw);
+    std::free(raw);
+    ++line_number;
+    pending += pending.empty() ? line : "\n" + line;
+    if (NeedsMoreInput(pending)) continue;
+    if (pending.find_first_not_of(" \t") != std::string::npos) add_history(pending.c_str());
+    std::string text;
+    text.swap(pending);
+    shell.Execute(text);
+  }
+  if (!history.empty()) write_history(history.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ConnectionOptions options;
+  std::vector<std::string> commands;
+  std::string script;
+  bool force_script = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char* flag) -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "hbase-shell: " << flag << " needs a value\n" << kUsage;
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return 0;
+    } else if (arg == "--host") {
+      options.host = value("--host");
+    } else if (arg == "--port" || arg == "-p") {
+      if (!ParsePort(value("--port"), &options.port)) {
+        std::cerr << "hbase-shell: bad --port\n";
+        return 2;
+      }
+    } else if (arg == "--thrift2-port") {
+      if (!ParsePort(value("--thrift2-port"), &options.thrift2_port)) {
+        std::cerr << "hbase-shell: bad --thrift2-port\n";
+        return 2;
+      }
+    } else if (arg == "--framed") {
+      options.framed = true;
+    } else if (arg == "--compact") {
+      options.compact = true;
+    } else if (arg == "--timeout-ms") {
+      options.timeout_ms = std::atoi(value("--timeout-ms").c_str());
+    } else if (arg == "-e" || arg == "--execute") {
+      commands.push_back(value("-e"));
+    } else if (arg == "-n" || arg == "--non-interactive") {
+      force_script = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << "hbase-shell: unknown option " << arg << "\n" << kUsage;
+      return 2;
+    } else if (script.empty()) {
+      script = arg;
+    } else {
+      std::cerr << "hbase-shell: one script file at most\n";
+      return 2;
+    }
+  }
+
+  Connection connection(options);
+  if (!commands.empty() || !script.empty()) {
+    Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
+    for (const auto& c : commands) {
+      std::istringstream in(c);
+      if (shell.RunScript(in) != 0) return 1;
+      if (shell.exit_requested()) return 0;
+    }
+    if (!script.empty()) {
+      std::ifstream in(script);
+      if (!in) {
+        std::cerr << "hbase-shell: cannot read " << script << "\n";
+        return 2;
+      }
+      return shell.RunScript(in);
+    }
+    return 0;
+  }
+  if (!force_script && isatty(STDIN_FILENO)) {
+    Shell shell(&connection, std::cout, std::cerr, /*interactive=*/true);
+    return Interactive(shell);
+  }
+  Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
+  return shell.RunScript(std::cin);
+}

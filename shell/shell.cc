@@ -1,0 +1,250 @@
+#include "shell/shell.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <istream>
+#include <ostream>
+
+#include <thrift/transport/TTransportException.h>
+
+namespace hbemu::shell {
+
+namespace t1 = hbemu::thrift;
+namespace t2 = hbemu::thrift2;
+
+ColumnName ParseColumn(const std::string& column) {
+  ColumnName c;
+  size_t colon = column.find(':');
+  if (colon == std::string::npos) {
+    c.family = column;
+  } else {
+    c.family = column.substr(0, colon);
+    c.qualifier = column.substr(colon + 1);
+    c.has_qualifier = true;
+  }
+  return c;
+}
+
+const Value& Arg(const CommandContext& ctx, size_t i, const char* what) {
+  if (i >= ctx.args.size()) {
+    throw ShellError("wrong number of arguments (" + std::to_string(ctx.args.size()) +
+                     " for " + std::to_string(i + 1) + "): " + what + " is missing");
+  }
+  return ctx.args[i];
+}
+
+std::string StringArg(const CommandContext& ctx, size_t i, const char* what) {
+  const Value& v = Arg(ctx, i, what);
+  if (v.IsHash() || v.IsArray()) {
+    throw ShellError(std::string(what) + " must be a String, got " + v.Inspect());
+  }
+  return v.ToS();
+}
+
+int64_t IntOf(const Value& v, const char* what) {
+  if (v.IsInt()) return v.integer;
+  if (v.kind == Value::Kind::kFloat) return static_cast<int64_t>(v.real);
+  if (v.IsString()) {
+    try {
+      size_t used = 0;
+      int64_t n = std::stoll(v.text, &used);
+      if (used == v.text.size()) return n;
+    } catch (...) {
+    }
+  }
+  throw ShellError(std::string(what) + " must be an Integer, got " + v.Inspect());
+}
+
+Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool interactive)
+    : connection_(connection), out_(out), err_(err), interactive_(interactive) {
+  AddTableCommands(&commands_);
+  AddNamespaceCommands(&commands_);
+  AddDataCommands(&commands_);
+  AddGeneralCommands(&commands_);
+}
+
+namespace {
+
+std::string FirstLine(const std::string& s) {
+  size_t nl = s.find('\n');
+  std::string line = nl == std::string::npos ? s : s.substr(0, nl);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  return line;
+}
+
+// Whether the server names this Java exception (HBase puts the class and stack trace in the
+// message; the emulator may send the text alone).
+bool Names(const std::string& message, const char* java_class) {
+  return FirstLine(message).find(java_class) != std::string::npos;
+}
+
+bool TableExists(Connection& connection, const std::string& table) {
+  t2::TTableName name;
+  size_t colon = table.find(':');
+  if (colon != std::string::npos) {
+    name.__set_ns(table.substr(0, colon));
+    name.qualifier = table.substr(colon + 1);
+  } else {
+    name.qualifier = table;
+  }
+  return connection.Thrift2().tableExists(name);
+}
+
+bool NamespaceExists(Connection& connection, const std::string& ns) {
+  std::vector<std::string> names;
+  connection.Thrift2().listNamespaces(names);
+  for (const auto& n : names) {
+    if (n == ns) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string Shell::Translate(const std::string& name, const CommandSpec& spec,
+                             const std::vector<Value>& args, const std::string& message) {
+  std::string first = args.empty() ? "" : args[0].ToS();
+  if (Names(message, "TableNotFoundException")) return "Unknown table " + first + "!";
+  if (Names(message, "NamespaceNotFoundException")) {
+    return "Unknown namespace " + first.substr(0, first.find(':')) + "!";
+  }
+  if (Names(message, "TableExistsException")) return "Table already exists: " + first + "!";
+  if (Names(message, "NamespaceExistException")) {
+    return "org.apache.hadoop.hbase.NamespaceExistException: " + first;
+  }
+  try {
+    if (name == "create_namespace" && NamespaceExists(*connection_, first)) {
+      return "org.apache.hadoop.hbase.NamespaceExistException: " + first;
+    }
+  } catch (const std::exception&) {
+  }
+  if (name == "put" && (Names(message, "NoSuchColumnFamilyException") ||
+                        (message.find("Column family") != std::string::npos &&
+                         message.find("does not exist") != std::string::npos))) {
+    // HBase's shell answers a put to a missing family with the families there are.
+    try {
+      t2::TTableDescriptor desc;
+      size_t colon = first.find(':');
+      t2::TTableName table;
+      if (colon != std::string::npos) table.__set_ns(first.substr(0, colon));
+      table.qualifier = colon == std::string::npos ? first : first.substr(colon + 1);
+      connection_->Thrift2().getTableDescriptor(desc, table);
+      std::string valid;
+      for (const auto& f : desc.columns) valid += (valid.empty() ? "" : ", ") + f.name + ":*";
+      return "Unknown column family! Valid column names: " + valid;
+    } catch (const std::exception&) {
+    }
+  }
+  // A server that sends the bare text: ask it what is missing, as the Java exception would say.
+  try {
+    if (spec.subject == Subject::kTable && !first.empty()) {
+      size_t colon = first.find(':');
+      if (colon != std::string::npos && !NamespaceExists(*connection_, first.substr(0, colon))) {
+        return "Unknown namespace " + first.substr(0, colon) + "!";
+      }
+      if (!TableExists(*connection_, first)) {
+        return name == "create" ? FirstLine(message) : "Unknown table " + first + "!";
+      }
+      if (name == "create") return "Table already exists: " + first + "!";
+    }
+    if (spec.subject == Subject::kNamespace && !first.empty() && name != "create_namespace" &&
+        !NamespaceExists(*connection_, first)) {
+      return "Unknown namespace " + first + "!";
+    }
+  } catch (const std::exception&) {
+    // The plain message below is still right.
+  }
+  return FirstLine(message);
+}
+
+bool Shell::Execute(const std::string& text) {
+  Command command;
+  std::string error;
+  {
+    // Blank or comment-only input does nothing, as in irb.
+    size_t p = text.find_first_not_of(" \t\r\n");
+    if (p == std::string::npos || text[p] == '#') return true;
+  }
+  if (!ParseCommand(text, &command, &error)) {
+    err_ << "ERROR: " << error << "\n";
+    if (interactive_) err_ << "\n";
+    return false;
+  }
+  auto it = commands_.find(command.name);
+  if (command.name == "desc") it = commands_.find("describe");
+  if (command.name == "quit") it = commands_.find("exit");
+  if (it == commands_.end()) {
+    err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+    return false;
+  }
+  const CommandSpec& spec = it->second;
+  if (command.name == "exit" || command.name == "quit") {
+    exit_requested_ = true;
+    return true;
+  }
+  Formatter formatter(out_, TerminalWidth(STDOUT_FILENO));
+  CommandContext ctx{command.args, *connection_, formatter};
+  auto start = std::chrono::steady_clock::now();
+  std::string failure;
+  try {
+    spec.run(ctx);
+  } catch (const ShellError& e) {
+    failure = e.what();
+  } catch (const t1::IOError& e) {
+    failure = Translate(it->first, spec, command.args, e.message);
+  } catch (const t1::IllegalArgument& e) {
+    failure = Translate(it->first, spec, command.args, e.message);
+  } catch (const t1::AlreadyExists& e) {
+    failure = Translate(it->first, spec, command.args, "TableExistsException: " + e.message);
+  } catch (const t2::TIOError& e) {
+    failure = Translate(it->first, spec, command.args, e.message);
+  } catch (const t2::TIllegalArgument& e) {
+    failure = Translate(it->first, spec, command.args, e.message);
+  } catch (const apache::thrift::transport::TTransportException& e) {
+    failure = std::string("cannot reach the HBase Thrift server at ") +
+              connection_->options().host + ": " + e.what();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (keep_existing_ && !failure.empty() &&
+      ((it->first == "create" && failure.rfind("Table already exists", 0) == 0) ||
+       (it->first == "create_namespace" && failure.find("NamespaceExistException") != std::string::npos))) {
+    out_ << "Kept existing " << (it->first == "create" ? "table " : "namespace ")
+         << (command.args.empty() ? "" : command.args[0].ToS()) << "\n";
+    failure.clear();
+  }
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out_.flush();
+  char took_line[64];
+  std::snprintf(took_line, sizeof(took_line), "Took %.4f seconds\n", took);
+  // Interactive: HBase prints the error, then the timing. A script: the timing is printed as
+  // the command ends, then the error stops the script.
+  if (!failure.empty() && interactive_) {
+    out_ << "\nERROR: " << failure << "\n\nFor usage try 'help \"" << it->first << "\"'\n\n";
+  }
+  if (spec.timed) out_ << took_line;
+  out_.flush();
+  if (!failure.empty() && !interactive_) err_ << "ERROR: " << failure << "\n" << std::flush;
+  return failure.empty();
+}
+
+int Shell::RunScript(std::istream& in) {
+  std::string pending;
+  std::string line;
+  while (std::getline(in, line)) {
+    pending += pending.empty() ? line : "\n" + line;
+    if (NeedsMoreInput(pending)) continue;
+    std::string text;
+    text.swap(pending);
+    if (!Execute(text) && !interactive_) return 1;
+    if (exit_requested_) return 0;
+  }
+  if (!pending.empty()) {
+    if (!Execute(pending) && !interactive_) return 1;
+  }
+  return 0;
+}
+
+}  // namespace hbemu::shell

@@ -1,0 +1,94 @@
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "shell/connection.h"
+#include "shell/formatter.h"
+#include "shell/value.h"
+
+namespace hbemu::shell {
+
+// A failure a command reports in HBase's words ("Unknown table t!"); printed as "ERROR: ...".
+class ShellError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a command runs with: its arguments, the connection and the formatter it prints with.
+struct CommandContext {
+  const std::vector<Value>& args;
+  Connection& connection;
+  Formatter& out;
+};
+
+// What the error translation needs to know about a command's first argument.
+enum class Subject { kNone, kTable, kNamespace };
+
+struct CommandSpec {
+  std::string group;
+  Subject subject = Subject::kNone;
+  std::string help;  // usage text printed by `help "name"` and after an interactive error
+  std::function<void(CommandContext&)> run;
+  bool timed = true;  // prints "Took N seconds" afterwards, as HBase's commands do
+};
+
+using CommandTable = std::map<std::string, CommandSpec>;
+
+// Each file of commands adds its own.
+void AddTableCommands(CommandTable* table);
+void AddNamespaceCommands(CommandTable* table);
+void AddDataCommands(CommandTable* table);
+void AddGeneralCommands(CommandTable* table);
+
+// One shell session: parses and runs commands, prints their output and errors as HBase's
+// shell does, and in non-interactive mode stops at the first error.
+class Shell {
+ public:
+  Shell(Connection* connection, std::ostream& out, std::ostream& err, bool interactive);
+
+  // Runs one complete command (blank and comment-only text is a no-op). Returns false when it
+  // failed; the error has been printed.
+  bool Execute(const std::string& text);
+
+  // Runs commands read from `in`, one per line with continuation lines for open brackets and
+  // trailing commas. Returns 0, or 1 at the first failed command (non-interactive).
+  int RunScript(std::istream& in);
+
+  bool exit_requested() const { return exit_requested_; }
+
+  // For --init scripts run again over kept data: `create` of a table and `create_namespace` of a
+  // namespace that already exist print a note and succeed instead of failing.
+  void set_keep_existing(bool keep) { keep_existing_ = keep; }
+
+ private:
+  std::string Translate(const std::string& name, const CommandSpec& spec,
+                        const std::vector<Value>& args, const std::string& server_message);
+
+  Connection* connection_;
+  std::ostream& out_;
+  std::ostream& err_;
+  bool interactive_;
+  bool exit_requested_ = false;
+  bool keep_existing_ = false;
+  CommandTable commands_;
+};
+
+// Column "f:q" as family and qualifier; has_qualifier is false for "f" (the whole family).
+struct ColumnName {
+  std::string family;
+  std::string qualifier;
+  bool has_qualifier = false;
+};
+ColumnName ParseColumn(const std::string& column);
+
+// Helpers shared by the command files: argument access with HBase's error texts.
+const Value& Arg(const CommandContext& ctx, size_t i, const char* what);
+std::string StringArg(const CommandContext& ctx, size_t i, const char* what);
+int64_t IntOf(const Value& v, const char* what);
+
+}  // namespace hbemu::shell

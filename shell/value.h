@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hbemu::shell {
+
+// One value of the Ruby literal subset HBase shell commands are written in: 'str', "str" with
+// escapes, integers, floats, true/false/nil, constants (VERSIONS evaluates to the string
+// "VERSIONS", as HBase's HBaseConstants define them), [arrays] and {hashes with =>}.
+struct Value {
+  enum class Kind { kNil, kBool, kInt, kFloat, kString, kArray, kHash };
+  Kind kind = Kind::kNil;
+  bool boolean = false;
+  int64_t integer = 0;
+  double real = 0;
+  std::string text;  // kString: raw bytes
+  std::vector<Value> items;                     // kArray
+  std::vector<std::pair<Value, Value>> pairs;  // kHash, in written order
+
+  static Value String(std::string s);
+  static Value Int(int64_t v);
+
+  bool IsString() const { return kind == Kind::kString; }
+  bool IsInt() const { return kind == Kind::kInt; }
+  bool IsArray() const { return kind == Kind::kArray; }
+  bool IsHash() const { return kind == Kind::kHash; }
+  bool IsNil() const { return kind == Kind::kNil; }
+
+  // For kHash: the value under the string key `key`, or nullptr.
+  const Value* Find(const std::string& key) const;
+  // Ruby's to_s: strings as they are, numbers in decimal, nil empty, true/false.
+  std::string ToS() const;
+  // Ruby's inspect, for messages: 'x' is shown as "x".
+  std::string Inspect() const;
+};
+
+// One command line: `name arg, arg, KEY => v, ...` or `name(arg, ...)`. Bare `k => v` pairs at
+// the top level are gathered into one trailing hash, as Ruby does with a method's last argument.
+struct Command {
+  std::string name;
+  std::vector<Value> args;
+};
+
+// Parses one command. Returns false with a Ruby-style syntax message in *error.
+bool ParseCommand(const std::string& line, Command* command, std::string* error);
+
+// True when `text` ends inside an open string, bracket or brace, or after a trailing comma or
+// `=>`: the command continues on the next line.
+bool NeedsMoreInput(const std::string& text);
+
+}  // namespace hbemu::shell

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Golden transcripts for hbase-shell: each golden/NAME.hbase script runs through the shell
+against a real server process; its output (stdout and stderr interleaved, timings normalised)
+and exit status must equal golden/NAME.out.
+
+  run_golden.py --shell build/hbase-shell --server build/hbase-emulator   # CTest runs this
+  run_golden.py ... --update            # rewrite the .out files from what the shell prints
+  run_golden.py --shell build/hbase-shell --external HOST:T1PORT:T2PORT   # e.g. a real HBase
+
+Against an external server the scripts share its state: start from an empty one (a fresh
+oracle, or `hbase-shell -e "reset DROP => true"`), as the err_* scripts leave tables behind.
+"""
+import argparse
+import difflib
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "golden")
+TOOK = re.compile(r"Took \d+\.\d{4} seconds")
+
+# The .out files hold what a real HBase 2.6.1 printed (run with --external against the oracle).
+# These transcripts still differ on hbase-emulator because of a server gap not fixed yet; they
+# run every time, must still differ (a match fails, so the entry gets removed), and are listed.
+# Written from HBase's shell source (commands.rb) and the emulator's run, not replayed on the
+# oracle yet.
+NOT_FROM_ORACLE = {"err_put_unknown_family"}
+
+PENDING = {
+    "filter_empty_qualifier": "QualifierFilter lets the empty qualifier through",
+}
+
+
+def start_server(binary):
+    proc = subprocess.Popen([binary, "--port", "0", "--in-memory"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    line = proc.stdout.readline()
+    m = re.match(r"hbase-emulator ready on ([^:]+):(\d+) thrift2=[^:]+:(\d+)", line)
+    if not m:
+        proc.kill()
+        sys.exit("server did not report ready: %r" % line)
+    return proc, m.group(1), m.group(2), m.group(3)
+
+
+def run_script(shell, host, t1, t2, script):
+    # stderr goes to the same pipe so the transcript shows where an error appears.
+    res = subprocess.run([shell, "--host", host, "--port", t1, "--thrift2-port", t2, script],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    text = TOOK.sub("Took N.NNNN seconds", res.stdout.decode("utf-8", "replace"))
+    return text + "exit status %d\n" % res.returncode
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shell", required=True)
+    ap.add_argument("--server")
+    ap.add_argument("--external")
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("names", nargs="*")
+    args = ap.parse_args()
+    failed = []
+    names = args.names or sorted(f[:-6] for f in os.listdir(GOLDEN) if f.endswith(".hbase"))
+    for name in names:
+        # A fresh in-memory server per transcript: no script sees another's tables.
+        proc = None
+        if args.external:
+            host, t1, t2 = args.external.split(":")
+        else:
+            proc, host, t1, t2 = start_server(args.server)
+        try:
+            got = run_script(args.shell, host, t1, t2, os.path.join(GOLDEN, name + ".hbase"))
+            path = os.path.join(GOLDEN, name + ".out")
+            if args.update:
+                with open(path, "w") as f:
+                    f.write(got)
+                continue
+            want = open(path).read() if os.path.exists(path) else ""
+            pending = None if args.external else PENDING.get(name)
+            if pending and got == want:
+                failed.append(name)
+                print("%s now matches HBase: remove it from PENDING" % name)
+            elif pending:
+                print("pending %s: %s" % (name, pending))
+            elif got != want:
+                failed.append(name)
+                sys.stdout.writelines(difflib.unified_diff(
+                    want.splitlines(True), got.splitlines(True), name + ".out", "actual"))
+        finally:
+            if proc:
+                proc.terminate()
+                proc.wait(timeout=30)
+    print("%d transcripts, %d differ%s" % (len(names), len(failed),
+                                           (": " + ", ".join(failed)) if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

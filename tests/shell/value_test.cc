@@ -1,0 +1,74 @@
+#include "shell/value.h"
+
+#include <gtest/gtest.h>
+
+namespace hbemu::shell {
+namespace {
+
+Command Parse(const std::string& line) {
+  Command c;
+  std::string error;
+  EXPECT_TRUE(ParseCommand(line, &c, &error)) << error;
+  return c;
+}
+
+TEST(ValueTest, BareKeyValuePairsBecomeOneTrailingHash) {
+  Command c = Parse("create 't1', 'f1', SPLITS => ['10', '20']");
+  EXPECT_EQ(c.name, "create");
+  ASSERT_EQ(c.args.size(), 3u);
+  EXPECT_EQ(c.args[1].text, "f1");
+  ASSERT_TRUE(c.args[2].IsHash());
+  const Value* splits = c.args[2].Find("SPLITS");
+  ASSERT_NE(splits, nullptr);
+  ASSERT_EQ(splits->items.size(), 2u);
+  EXPECT_EQ(splits->items[1].text, "20");
+}
+
+TEST(ValueTest, DoubleQuotedStringsDecodeRubyEscapes) {
+  Command c = Parse(R"(put 't', "r\x00\xFF", 'f:q', "a\tb\\c\"\101")");
+  EXPECT_EQ(c.args[1].text, std::string("r\0\xff", 3));
+  EXPECT_EQ(c.args[3].text, "a\tb\\c\"A");
+}
+
+TEST(ValueTest, SingleQuotedStringsKeepBackslashesExceptQuoteAndBackslash) {
+  Command c = Parse(R"(get 't', 'a\x00\'\\')");
+  EXPECT_EQ(c.args[1].text, "a\\x00'\\");
+}
+
+TEST(ValueTest, ConstantsNumbersAndNestedHashes) {
+  Command c = Parse("create('t', {NAME => 'f', VERSIONS => 3, TTL => -1, IN_MEMORY => true})");
+  ASSERT_EQ(c.args.size(), 2u);
+  const Value& h = c.args[1];
+  EXPECT_EQ(h.Find("VERSIONS")->integer, 3);
+  EXPECT_EQ(h.Find("TTL")->integer, -1);
+  EXPECT_TRUE(h.Find("IN_MEMORY")->boolean);
+  EXPECT_EQ(h.pairs[0].first.text, "NAME");  // VERSIONS and NAME evaluate to their names
+}
+
+TEST(ValueTest, CommentsAndLineBreaksInsideBrackets) {
+  Command c = Parse("scan 't', {LIMIT => 1,  # first row only\n STARTROW => 'a'}");
+  EXPECT_EQ(c.args[1].Find("LIMIT")->integer, 1);
+  EXPECT_EQ(c.args[1].Find("STARTROW")->text, "a");
+}
+
+TEST(ValueTest, SyntaxErrorsAreReported) {
+  Command c;
+  std::string error;
+  EXPECT_FALSE(ParseCommand("put 't', 'r", &c, &error));
+  EXPECT_NE(error.find("unterminated string"), std::string::npos);
+  EXPECT_FALSE(ParseCommand("scan 't', {LIMIT 1}", &c, &error));
+  EXPECT_FALSE(ParseCommand("scan 't', org.apache.Filter.new", &c, &error));
+  EXPECT_FALSE(ParseCommand("get 't' 'r'", &c, &error));
+}
+
+TEST(ValueTest, ContinuationWhileBracketsOpenOrAfterCommaOrArrow) {
+  EXPECT_TRUE(NeedsMoreInput("create 't', {NAME => 'f',"));
+  EXPECT_TRUE(NeedsMoreInput("create 't',"));
+  EXPECT_TRUE(NeedsMoreInput("scan 't', LIMIT =>"));
+  EXPECT_TRUE(NeedsMoreInput("put 't', 'r"));
+  EXPECT_FALSE(NeedsMoreInput("put 't', 'r', 'f:q', 'v' # done, {"));
+  EXPECT_FALSE(NeedsMoreInput("list"));
+}
+
+}  // namespace
+}  // namespace hbemu::shell
