@@ -19,7 +19,7 @@ Both directions stream: an export holds one batch of rows, an import one batch o
 """
 
 import argparse
-import base64
+import binascii
 import json
 import sys
 import time
@@ -27,8 +27,9 @@ import time
 from . import thrift2
 
 T = thrift2.ttypes
-B64E = base64.b64encode
-B64D = base64.b64decode
+# binascii directly: base64.b64encode/b64decode add a Python call per field, a third of the cost.
+B64D = binascii.a2b_base64
+_b2a = binascii.b2a_base64
 ALL_VERSIONS = 2147483647
 # Cell.Type codes HBase puts in TColumnValue.type.
 CELL_TYPES = {4: "Put", 8: "Delete", 10: "DeleteFamilyVersion", 12: "DeleteColumn",
@@ -39,7 +40,7 @@ BUILTIN_NAMESPACES = ("default", "hbase")
 # ---- Thrift structs <-> JSON, driven by thriftpy2's thrift_spec
 
 def _b64(b):
-    return B64E(b).decode("ascii")
+    return _b2a(b, newline=False).decode("ascii")
 
 
 def _value_to_json(ttype, extra, value):
@@ -185,6 +186,7 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress):
     table = thrift2.table_name_bytes(name)
     scanner = client.openScanner(table, T.TScan(maxVersions=max_versions, caching=batch_rows))
     count = 0
+    families = {}  # family bytes -> base64; a table has few
     try:
         while True:
             results = client.getScannerRows(scanner, batch_rows)
@@ -194,11 +196,14 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress):
             for result in results:
                 row = _b64(result.row)
                 for cv in result.columnValues:
+                    family = families.get(cv.family)
+                    if family is None:
+                        family = families[cv.family] = _b64(cv.family)
                     kind = CELL_TYPES.get(cv.type, "Put") if cv.type is not None else "Put"
                     # Hand-built JSON: base64 needs no escaping, and this is the hot loop.
                     lines.append('{"row":"%s","family":"%s","qualifier":"%s","timestamp":%d,'
                                  '"type":"%s","value":"%s"}\n'
-                                 % (row, _b64(cv.family), _b64(cv.qualifier), cv.timestamp, kind,
+                                 % (row, family, _b64(cv.qualifier), cv.timestamp, kind,
                                     _b64(cv.value)))
             out.write("".join(lines))
             count += len(lines)
