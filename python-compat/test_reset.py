@@ -1,4 +1,8 @@
-"""hbase_emulator.reset against a real server process of its own (a reset empties every table)."""
+"""hbase_emulator.reset against a real server process of its own (a reset empties every table),
+or with HBASE_TOOLS_TARGET=host:port against that Thrift2 gateway (e.g. the HBase oracle; it
+must start empty, and is emptied)."""
+
+import os
 
 import pytest
 
@@ -10,6 +14,13 @@ T = thrift2.ttypes
 
 @pytest.fixture
 def client():
+    target = os.environ.get("HBASE_TOOLS_TARGET", "").strip()
+    if target:
+        host, _, port = target.rpartition(":")
+        with thrift2.client(host, int(port), timeout_ms=300000) as c:
+            yield c
+            reset.reset(c, drop=True)
+        return
     if hbcompat.external_target() is not None:
         pytest.skip(hbcompat.RESTART_SKIP_REASON)
     server = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()

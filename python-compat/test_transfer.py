@@ -2,7 +2,7 @@
 processes: byte-exact, all versions, every byte value in keys, qualifiers and values, schema
 (namespace, families, versions) included.
 
-The destination is a second emulator, or with HBASE_TRANSFER_DEST=host:port any Thrift2 gateway
+The destination is a second emulator, or with HBASE_TOOLS_TARGET=host:port any Thrift2 gateway
 (e.g. the real HBase oracle) into which the dataset is imported and then compared.
 """
 
@@ -37,7 +37,7 @@ def servers():
 
 
 def dest_endpoint(servers):
-    target = os.environ.get("HBASE_TRANSFER_DEST", "").strip()
+    target = os.environ.get("HBASE_TOOLS_TARGET", "").strip()
     if target:
         host, _, port = target.rpartition(":")
         return host, int(port)
