@@ -32,7 +32,7 @@ def _own_servers_only():
 def test_sample_project_passes_under_xdist_with_one_server_per_worker(tmp_path):
     proc = run_sample(tmp_path, "-p", "xdist", "-n", "2", "--dist", "loadfile")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "6 passed" in proc.stdout, proc.stdout
+    assert "6 passed, 1 skipped" in proc.stdout, proc.stdout
     records = [json.loads(line) for f in sorted(tmp_path.glob("*.jsonl")) for line in f.read_text().splitlines()]
     assert len(records) == 6
     by_worker = {}
@@ -59,3 +59,25 @@ def test_missing_binary_fails_with_the_places_looked_at(tmp_path):
     assert proc.returncode != 0
     assert "hbase-emulator binary not found" in proc.stdout, proc.stdout
     assert str(tmp_path / "nope") in proc.stdout
+
+
+@pytest.fixture
+def server_has_init():
+    usage = subprocess.run([str(hbcompat.emulator_bin()), "--help"], capture_output=True, text=True)
+    if "--init" not in usage.stdout + usage.stderr:
+        pytest.skip("this hbase-emulator has no --init flag")
+
+
+def test_init_scripts_from_the_ini_option_run_before_the_first_test(tmp_path, server_has_init):
+    proc = run_sample(tmp_path, "-o", "hbase_emulator_init=schema.hbase", "-k", "init_script")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout, proc.stdout
+
+
+def test_a_failing_init_script_fails_the_fixture_with_the_server_output(tmp_path, server_has_init):
+    bad = tmp_path / "bad.hbase"
+    bad.write_text("create 'broken'\n")  # a table needs at least one family
+    proc = run_sample(tmp_path, "-o", "hbase_emulator_init=%s" % bad, "-k", "init_script")
+    assert proc.returncode != 0
+    assert "hbase-emulator did not become ready" in proc.stdout, proc.stdout
+    assert "--init %s" % bad in proc.stdout
