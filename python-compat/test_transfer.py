@@ -158,6 +158,12 @@ def test_import_refuses_delete_markers_and_orphan_cells(servers):
     with thrift2.client(s.host, s.thrift2_port) as c:
         c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name("t"),
                                          columns=[T.TColumnFamilyDescriptor(name=b"f")]), None)
+        # Hand-written JSON (spaces, any key order) imports like export's own layout.
+        hand = [json.dumps({"kind": "table", "name": "t"}),
+                json.dumps({"value": "dg==", "type": "Put", "timestamp": 7, "qualifier": "cQ==",
+                            "family": "Zg==", "row": "cg=="})]
+        assert transfer.import_(c, hand) == 1
+        assert c.get(b"t", T.TGet(row=b"r")).columnValues[0].value == b"v"
         with pytest.raises(ValueError, match="before any table line"):
             transfer.import_(c, [json.dumps(dict(cell, type="Put"))])
         lines = [json.dumps({"kind": "table", "name": "t"}), json.dumps(dict(cell, type="DeleteColumn"))]

@@ -253,14 +253,18 @@ class _Importer:
         self.client.createTable(desc, splits or None)
 
     def cell(self, rec, lineno):
+        self.put_cell(rec["row"], rec["family"], rec["qualifier"], int(rec["timestamp"]),
+                      rec.get("type", "Put"), rec["value"], lineno)
+
+    def put_cell(self, row, family, qualifier, timestamp, kind, value, lineno):
+        """Queues one cell (byte fields still in base64) for the next putMultiple."""
         if self.table is None:
             raise ValueError("line %d: a cell before any table line" % lineno)
-        kind = rec.get("type", "Put")
         if kind != "Put":
             raise ValueError("line %d: cells of type %s cannot be imported (only Put)" % (lineno, kind))
-        row = B64D(rec["row"])
-        cv = T.TColumnValue(family=B64D(rec["family"]), qualifier=B64D(rec["qualifier"]),
-                            value=B64D(rec["value"]), timestamp=int(rec["timestamp"]))
+        row = B64D(row)
+        cv = T.TColumnValue(family=B64D(family), qualifier=B64D(qualifier), value=B64D(value),
+                            timestamp=timestamp)
         if self.puts and self.puts[-1].row == row:
             self.puts[-1].columnValues.append(cv)
         else:
@@ -278,6 +282,27 @@ class _Importer:
         self.pending = 0
 
 
+# A cell line exactly as export writes it, split at its double quotes (base64 has none):
+# {"row":"R","family":"F","qualifier":"Q","timestamp":N,"type":"T","value":"V"}
+_CELL_KEYS = ((1, "row"), (5, "family"), (9, "qualifier"), (13, "timestamp"), (15, "type"),
+              (19, "value"))
+
+
+def _split_cell_line(line):
+    """(row, family, qualifier, timestamp, type, value) of a cell line in export's own layout,
+    else None (the caller then parses it as JSON). Several times faster than json.loads."""
+    parts = line.split('"')
+    if len(parts) != 23 or parts[0] != "{" or parts[22].rstrip() != "}":
+        return None
+    for i, key in _CELL_KEYS:
+        if parts[i] != key:
+            return None
+    ts = parts[14]
+    if not (ts.startswith(":") and ts.endswith(",") and ts[1:-1].lstrip("-").isdigit()):
+        return None
+    return parts[3], parts[7], parts[11], int(ts[1:-1]), parts[17], parts[21]
+
+
 def import_(client, lines, create=True, rename=None, batch_cells=5000, progress=None):
     """Reads an export (an iterable of lines) into the server behind `client`: creates missing
     namespaces and tables (existing ones are left as they are), then puts every cell with its
@@ -285,6 +310,10 @@ def import_(client, lines, create=True, rename=None, batch_cells=5000, progress=
     importer = _Importer(client, batch_cells, create, progress or Progress("import", quiet=True))
     rename = rename or {}
     for lineno, line in enumerate(lines, 1):
+        fast = _split_cell_line(line)
+        if fast is not None:
+            importer.put_cell(*fast, lineno)
+            continue
         if not line.strip():
             continue
         rec = json.loads(line)
