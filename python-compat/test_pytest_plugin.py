@@ -32,7 +32,7 @@ def _own_servers_only():
 def test_sample_project_passes_under_xdist_with_one_server_per_worker(tmp_path):
     proc = run_sample(tmp_path, "-p", "xdist", "-n", "2", "--dist", "loadfile")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "6 passed, 1 skipped" in proc.stdout, proc.stdout
+    assert "6 passed, 2 skipped" in proc.stdout, proc.stdout
     records = [json.loads(line) for f in sorted(tmp_path.glob("*.jsonl")) for line in f.read_text().splitlines()]
     assert len(records) == 7  # the init-script test records, then skips
     by_worker = {}
@@ -81,3 +81,9 @@ def test_a_failing_init_script_fails_the_fixture_with_the_server_output(tmp_path
     assert proc.returncode != 0
     assert "hbase-emulator did not become ready" in proc.stdout, proc.stdout
     assert "--init %s" % bad in proc.stdout
+
+
+def test_reset_reconnects_when_the_server_dropped_the_idle_admin_connection(tmp_path):
+    proc = run_sample(tmp_path, "-o", "hbase_emulator_args=--idle-timeout-ms 200", "-k", "idle_admin")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout, proc.stdout

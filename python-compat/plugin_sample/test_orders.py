@@ -20,3 +20,13 @@ def test_thrift2_client(hbase_emulator, record_server):
     finally:
         client.close()
     assert "orders" in names
+
+
+def test_reset_after_the_server_dropped_the_idle_admin_connection(request, hbase_emulator):
+    if "--idle-timeout-ms" not in request.config.getini("hbase_emulator_args"):
+        pytest.skip("run with -o 'hbase_emulator_args=--idle-timeout-ms 200'")
+    import time
+
+    hbase_emulator.reset()
+    time.sleep(1.0)  # the server closes the admin connection meanwhile
+    hbase_emulator.reset()
