@@ -386,3 +386,13 @@ def test_system_tables_are_listed_only_when_asked_for(t2):
     assert desc.attributes[b"IS_META"] == b"true"
     assert {(f.attributes[b"BLOOMFILTER"], f.attributes[b"DATA_BLOCK_ENCODING"])
             for f in desc.columns} == {(b"ROWCOL", b"ROW_INDEX_V1")}
+
+
+def test_getRegionInfo_of_a_key_naming_no_table_answers_the_nearest_region_before_it(t1, t2,
+                                                                                    namespace):
+    create(t2, namespace, b"t", splits=[b"m"])
+    full = ("%s:t" % namespace).encode()
+    # "<ns>:t," sorts before "<ns>:t0,...": the reverse meta scan lands on t's last region.
+    info = t1.getRegionInfo(full + b"0,row,99999999999999")
+    assert (info.startKey, info.endKey) == (b"m", b"")
+    assert info.name == t1.getTableRegions(full)[-1].name

@@ -8,8 +8,9 @@ build_dir="${BUILD_DIR:-$repo/build}"
 build_type="${BUILD_TYPE:-RelWithDebInfo}"
 
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
-          libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev libgoogle-glog-dev libgtest-dev libgmock-dev
+          libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev nlohmann-json3-dev libgoogle-glog-dev libgtest-dev libgmock-dev
           python3 python3-venv
+          chromium  # headless, for the admin console's browser test (python-compat)
           clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do

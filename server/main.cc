@@ -6,12 +6,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include <glog/logging.h>
 
+#include "server/admin/console.h"
+#include "server/admin/http_server.h"
+#include "server/admin/metrics.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/thrift_server.h"
 #include "server/options.h"
@@ -43,6 +47,19 @@ std::string HostName() {
   return buf;
 }
 
+// What the port insists on, for the console ("framed, any protocol").
+std::string InsistedModes(const server::WireForcing& forcing) {
+  const std::string transport =
+      forcing.transport ? server::WireTransportName(*forcing.transport) : "any transport";
+  const std::string protocol =
+      forcing.protocol ? server::WireProtocolName(*forcing.protocol) : "any protocol";
+  return transport + ", " + protocol;
+}
+
+#ifndef HBEMU_VERSION
+#define HBEMU_VERSION "unknown"
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,6 +90,12 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);  // a client vanishing mid-reply must not kill the server
 
+  const int64_t started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count();
+  // Counts every call of both services for /metrics and the console.
+  server::admin::Metrics metrics;
+
   storage::StoreOptions store_options;
   store_options.path = options.data_dir;
   store_options.in_memory = options.in_memory;
@@ -86,6 +109,13 @@ int main(int argc, char** argv) {
   LOG(INFO) << "[main] store open: "
             << (options.in_memory ? std::string("in memory") : "data in " + options.data_dir);
 
+  // Heat maps count per region from a table's first call.
+  metrics.SetRegionSource([store = store.get()](std::string_view table) {
+    std::shared_ptr<const storage::TableDescriptor> descriptor;
+    if (!store->DescribeTable(table, &descriptor).ok()) return std::vector<std::string>();
+    return descriptor->split_keys;
+  });
+
   const std::string host_name = HostName();
   // Each service keeps its own scanners and ids, as HBase's two gateway processes do.
   auto scanners = std::make_unique<server::ScannerRegistry>(store->clock(),
@@ -94,7 +124,7 @@ int main(int argc, char** argv) {
   handler_options.server_name = host_name;
   auto handler = std::make_shared<server::HbaseHandler>(store.get(), scanners.get(),
                                                         handler_options);
-  auto processor = std::make_shared<server::HbaseProcessor>(handler);
+  auto processor = std::make_shared<server::HbaseProcessor>(handler, &metrics);
   auto thrift_server = std::make_unique<server::ThriftServer>(options.thrift, processor);
   if (!thrift_server->Start(&error)) {
     LOG(ERROR) << "[main] cannot serve Thrift1: " << error;
@@ -114,11 +144,44 @@ int main(int argc, char** argv) {
     server::ThriftServerConfig thrift2_config = options.thrift;
     thrift2_config.port = options.thrift2_port;
     thrift2_server = std::make_unique<server::ThriftServer>(
-        thrift2_config, std::make_shared<server::ThbaseProcessor>(thrift2_handler));
+        thrift2_config, std::make_shared<server::ThbaseProcessor>(thrift2_handler, &metrics));
     if (!thrift2_server->Start(&error)) {
       LOG(ERROR) << "[main] cannot serve Thrift2: " << error;
       return 1;
     }
+  }
+
+  // The console comes last: once it answers /ready, every port is serving.
+  std::unique_ptr<server::admin::Console> console;
+  std::unique_ptr<server::admin::HttpServer> admin_server;
+  if (options.admin_enabled) {
+    server::admin::ConsoleSources sources;
+    sources.store = store.get();
+    sources.metrics = &metrics;
+    sources.version = HBEMU_VERSION;
+    sources.data_dir = options.data_dir;
+    sources.in_memory = options.in_memory;
+    sources.bind_address = options.thrift.bind_address;
+    sources.started_unix_ms = started_unix_ms;
+    const std::string modes = InsistedModes(options.thrift.forcing);
+    sources.services.push_back({"thrift1", thrift_server->port(), modes, &thrift_server->stats(),
+                                scanners.get()});
+    if (thrift2_server) {
+      sources.services.push_back({"thrift2", thrift2_server->port(), modes,
+                                  &thrift2_server->stats(), thrift2_scanners.get()});
+    }
+    console = std::make_unique<server::admin::Console>(std::move(sources));
+    server::admin::Console* console_ptr = console.get();
+    admin_server = std::make_unique<server::admin::HttpServer>(
+        options.thrift.bind_address, options.admin_port,
+        [console_ptr](const std::string& method, const std::string& target) {
+          return console_ptr->Handle(method, target);
+        });
+    if (!admin_server->Start(&error)) {
+      LOG(ERROR) << "[main] cannot serve the admin console: " << error;
+      return 1;
+    }
+    console->SetAdminPort(admin_server->port());
   }
 
   // The one line test fixtures and scripts wait for: the Thrift1 address first (as before
@@ -128,12 +191,19 @@ int main(int argc, char** argv) {
   if (thrift2_server) {
     std::cout << " thrift2=" << options.thrift.bind_address << ":" << thrift2_server->port();
   }
+  if (admin_server) {
+    std::cout << " admin=" << options.thrift.bind_address << ":" << admin_server->port();
+  }
   std::cout << std::endl;
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   LOG(INFO) << "[main] " << (signal_number == SIGTERM ? "SIGTERM" : "SIGINT")
             << ": shutting down";
+  // The console reads the store and the servers' figures: it stops first.
+  if (admin_server) admin_server->Stop();
+  admin_server.reset();
+  console.reset();
   // In-flight calls finish and reply first.
   if (thrift2_server) thrift2_server->Stop();
   thrift_server->Stop();

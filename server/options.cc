@@ -30,6 +30,9 @@ std::string ServerUsage() {
       "      --thrift2-port N      Thrift2 (THBaseService) port (default 9091, or a free port\n"
       "                            when --port is 0; 0 picks a free port)\n"
       "      --no-thrift2          serve Thrift1 only\n"
+      "      --admin-port N        admin console and /metrics over HTTP (default 9095, or a\n"
+      "                            free port when --port is 0; 0 picks a free port)\n"
+      "      --no-admin            no admin console\n"
       "  -b, --bind ADDR           listen address (default 127.0.0.1)\n"
       "      --data-dir DIR        data folder (default ./data)\n"
       "      --in-memory           keep everything in memory (nothing written to disk)\n"
@@ -53,6 +56,7 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
                         std::string* error) {
   *help = false;
   bool thrift2_port_given = false;
+  bool admin_port_given = false;
   bool framed = false;
   bool compact = false;
   bool http = false;
@@ -98,6 +102,15 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       thrift2_port_given = true;
     } else if (arg == "--no-thrift2") {
       options->thrift2_enabled = false;
+    } else if (arg == "--admin-port") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<uint16_t>(v, 0, 65535, &options->admin_port)) {
+        *error = "bad port: " + v;
+        return false;
+      }
+      admin_port_given = true;
+    } else if (arg == "--no-admin") {
+      options->admin_enabled = false;
     } else if (arg == "-b" || arg == "--bind") {
       if (!need_value(&options->thrift.bind_address)) return false;
     } else if (arg == "--data-dir") {
@@ -150,6 +163,7 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   // A fixture that asks for a free Thrift1 port wants free ports throughout, not a clash on 9091
   // with the next fixture (or a real HBase) on the same machine.
   if (options->thrift.port == 0 && !thrift2_port_given) options->thrift2_port = 0;
+  if (options->thrift.port == 0 && !admin_port_given) options->admin_port = 0;
   WireForcing& forcing = options->thrift.forcing;
   if (http) {
     if (framed) {

@@ -14,6 +14,9 @@ struct ServerOptions {
   // The Thrift2 (THBaseService) port: HBase runs it as a second gateway, 9091 here by default.
   bool thrift2_enabled = true;
   uint16_t thrift2_port = 9091;
+  // The admin HTTP console and /metrics, on the Thrift bind address (HBase's Thrift info port).
+  bool admin_enabled = true;
+  uint16_t admin_port = 9095;
   std::string data_dir = "data";
   bool in_memory = false;
   bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
@@ -23,7 +26,7 @@ struct ServerOptions {
 };
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
-// --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --http, --data-dir, --in-memory, --workers,
+// --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port, --no-admin, --http, --data-dir, --in-memory, --workers,
 // --scanner-timeout-ms, --max-message-mb).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.

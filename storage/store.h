@@ -141,6 +141,38 @@ class Store {
                         const std::optional<std::string>& expected, const RowMutation& mutation,
                         bool* applied);
 
+  // ---- Read-only views for the admin console (store_inspect.cc); the Thrift services never
+  // use them. They work on disabled tables too.
+
+  // One LevelDB property (leveldb.num-files-at-level<N>, leveldb.stats, leveldb.sstables,
+  // leveldb.approximate-memory-usage). False when LevelDB does not know it.
+  bool DbProperty(std::string_view name, std::string* value) const;
+  // LevelDB's estimate of the bytes a table's cells take in table files (memtables not counted).
+  Status ApproximateTableBytes(std::string_view table, uint64_t* bytes) const;
+
+  // A stored cell as it is, delete markers included: what HBase's raw scan shows.
+  struct RawCell {
+    std::string row;
+    std::string family;
+    std::string qualifier;
+    int64_t timestamp = 0;
+    CellType type = CellType::kPut;
+    std::string value;               // empty for markers
+    int64_t expires_at_ms = INT64_MAX;  // a per-cell TTL ("_ttl"); INT64_MAX for none
+  };
+  struct RawPage {
+    std::vector<RawCell> cells;  // row order, then HBase cell order
+    std::string next_row;        // where the next page starts; empty when the scan is done
+  };
+  // Up to `max_rows` rows (and about `max_cells` cells: a row is never cut) starting at
+  // `start_row`, only rows starting with `prefix`, from one snapshot. Nothing is hidden.
+  Status ReadRawRows(std::string_view table, std::string_view start_row, std::string_view prefix,
+                     size_t max_rows, size_t max_cells, RawPage* out) const;
+  // Rows and cells (puts and markers) stored for a table, counted up to `max_cells` cells;
+  // *complete is false when the count stopped there.
+  Status CountTable(std::string_view table, size_t max_cells, uint64_t* rows, uint64_t* cells,
+                    bool* complete) const;
+
   // A UUID made when the data directory was created: HBase's cluster id.
   const std::string& cluster_id() const { return cluster_id_; }
 

@@ -1,6 +1,9 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
+
+#include "server/admin/metrics.h"
 
 namespace hbemu::server {
 
@@ -10,7 +13,10 @@ namespace hbemu::server {
 // exactly HBase's. `what()` is logged on the server only.
 class ApplicationError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  // Counted as a failed call by the admin metrics.
+  explicit ApplicationError(const std::string& what) : std::runtime_error(what) {
+    admin::NoteCallFailed();
+  }
 };
 
 }  // namespace hbemu::server

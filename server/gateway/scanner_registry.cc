@@ -7,10 +7,12 @@ namespace hbemu::server {
 ScannerRegistry::ScannerRegistry(storage::Clock* clock, int64_t idle_timeout_ms)
     : clock_(clock), idle_timeout_ms_(idle_timeout_ms) {}
 
-int32_t ScannerRegistry::Add(std::unique_ptr<storage::Scanner> scanner, bool sorted_columns) {
+int32_t ScannerRegistry::Add(std::unique_ptr<storage::Scanner> scanner, bool sorted_columns,
+                             std::string table) {
   auto entry = std::make_shared<Entry>();
   entry->scanner = std::move(scanner);
   entry->sorted_columns = sorted_columns;
+  entry->table = std::move(table);
   std::lock_guard<std::mutex> lock(mu_);
   const int64_t now = clock_->NowMillis();
   ExpireIdleLocked(now);
@@ -28,6 +30,7 @@ std::shared_ptr<ScannerRegistry::Entry> ScannerRegistry::Find(int32_t id) {
   if (it == scanners_.end()) return nullptr;
   if (now - it->second.last_used_ms > idle_timeout_ms_ && it->second.entry.use_count() == 1) {
     scanners_.erase(it);  // expired, even if the periodic sweep has not reached it yet
+    expired_.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
   it->second.last_used_ms = now;
@@ -61,6 +64,7 @@ void ScannerRegistry::ExpireIdleLocked(int64_t now_ms) {
     if (now_ms - it->second.last_used_ms > idle_timeout_ms_ && it->second.entry.use_count() == 1) {
       VLOG(1) << "[scanners] expiring idle scanner " << it->first;
       it = scanners_.erase(it);
+      expired_.fetch_add(1, std::memory_order_relaxed);
     } else {
       ++it;
     }

@@ -57,6 +57,7 @@ using Strand = asio::strand<asio::io_context::executor_type>;
 struct ServerCore {
   ThriftServerConfig config;
   WireSessionConfig session_config;
+  WireStats stats;
   std::shared_ptr<TProcessor> processor;
   std::shared_ptr<TConfiguration> thrift_config;
   asio::io_context io;
@@ -352,6 +353,7 @@ class ThriftServer::Impl {
     core_.processor = std::move(processor);
     core_.session_config.forcing = core_.config.forcing;
     core_.session_config.max_message_bytes = core_.config.max_message_bytes;
+    core_.session_config.stats = &core_.stats;
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
     core_.thrift_config = std::make_shared<TConfiguration>(
@@ -409,6 +411,7 @@ class ThriftServer::Impl {
   }
 
   uint16_t port() const { return port_; }
+  const WireStats& stats() const { return core_.stats; }
 
   void Stop() {
     if (!started_ || stopped_) return;
@@ -567,6 +570,7 @@ ThriftServer::~ThriftServer() { Stop(); }
 bool ThriftServer::Start(std::string* error) { return impl_->Start(error); }
 
 uint16_t ThriftServer::port() const { return impl_->port(); }
+const WireStats& ThriftServer::stats() const { return impl_->stats(); }
 
 void ThriftServer::Stop() { impl_->Stop(); }
 

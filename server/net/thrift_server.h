@@ -6,6 +6,7 @@
 #include <string>
 
 #include "server/net/wire_format.h"
+#include "server/net/wire_stats.h"
 
 namespace apache::thrift {
 class TProcessor;
@@ -55,6 +56,9 @@ class ThriftServer {
 
   // The bound port (useful after asking for port 0). Valid after a successful Start.
   uint16_t port() const;
+
+  // This port's traffic so far (connections by format, bytes); valid for the object's life.
+  const WireStats& stats() const;
 
   // Stops accepting and closes idle connections at once; lets calls already executing finish and
   // their replies go out (waiting up to 5 s for them), then closes all connections and joins every

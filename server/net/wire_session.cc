@@ -218,7 +218,11 @@ WireSession::WireSession(const WireSessionConfig& config, apache::thrift::TProce
       buffer_(kMinReadSpace),
       call_(std::make_unique<Call>(std::move(thrift_config))) {}
 
-WireSession::~WireSession() = default;
+WireSession::~WireSession() {
+  if (config_.stats != nullptr && format_) {
+    config_.stats->open[WireStats::ModeIndex(*format_)].fetch_sub(1, std::memory_order_relaxed);
+  }
+}
 
 WireSession::Step WireSession::Read(size_t want) {
   want_ = want;
@@ -243,6 +247,11 @@ WireSession::Step WireSession::Next() {
       if (detected.status == WireDetection::Status::kNeedMore) return Read(buffered() + 1);
       if (detected.status == WireDetection::Status::kUnknown) return Close(detected.error);
       format_ = detected.format;
+      if (config_.stats != nullptr) {
+        const int mode = WireStats::ModeIndex(*format_);
+        config_.stats->open[mode].fetch_add(1, std::memory_order_relaxed);
+        config_.stats->accepted[mode].fetch_add(1, std::memory_order_relaxed);
+      }
       if (format_->transport == WireTransport::kHttp) {
         http_ = std::make_unique<HttpRequestReader>(config_.max_message_bytes);
       }
@@ -375,16 +384,21 @@ WireSession::Span WireSession::HeaderSpan() const {
 
 WireSession::Step WireSession::Write(std::initializer_list<Span> spans) {
   writing_ = true;
+  writing_bytes_ = 0;
   Step step;
   step.action = Step::Action::kWrite;
   for (const Span& span : spans) {
     if (span.size > 0) step.write.push_back(span);
+    writing_bytes_ += span.size;
   }
   return step;
 }
 
 void WireSession::Written() {
   writing_ = false;
+  if (config_.stats != nullptr) {
+    config_.stats->bytes_out.fetch_add(writing_bytes_, std::memory_order_relaxed);
+  }
   begin_ += consumed_;
   consumed_ = 0;
   want_ = 1;
@@ -420,7 +434,10 @@ uint8_t* WireSession::ReadSpace(size_t* size) {
   return buffer_.data() + end_;
 }
 
-void WireSession::Received(size_t n) { end_ += n; }
+void WireSession::Received(size_t n) {
+  end_ += n;
+  if (config_.stats != nullptr) config_.stats->bytes_in.fetch_add(n, std::memory_order_relaxed);
+}
 
 // A transport/protocol mismatch is the most common reason a client "just hangs or gets
 // disconnected", so say so when bytes that failed look like another configuration (which, with

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "server/net/wire_format.h"
+#include "server/net/wire_stats.h"
 
 namespace apache::thrift {
 class TConfiguration;
@@ -24,6 +25,8 @@ struct WireSessionConfig {
   WireForcing forcing;
   // Largest message (or frame, or HTTP body) accepted.
   size_t max_message_bytes = 100u * 1024 * 1024;
+  // Where this port's traffic is counted; null counts nothing. Outlives the session.
+  WireStats* stats = nullptr;
 };
 
 // The protocol side of one client connection, without a socket: it takes received bytes, tells
@@ -114,6 +117,7 @@ class WireSession {
   // Bytes the call whose reply is being written consumes once Written().
   size_t consumed_ = 0;
   bool writing_ = false;
+  size_t writing_bytes_ = 0;  // size of the kWrite step being sent, for the stats
   bool close_after_write_ = false;
 
   std::unique_ptr<Call> call_;

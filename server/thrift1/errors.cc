@@ -1,6 +1,7 @@
 #include "server/thrift1/errors.h"
 
 #include "Hbase_types.h"
+#include "server/admin/metrics.h"
 
 namespace hbemu::server {
 
@@ -8,6 +9,7 @@ using storage::Status;
 
 
 void ThrowIOError(const std::string& java_class, const std::string& message, bool can_retry) {
+  admin::NoteCallFailed();
   thrift::IOError e;
   e.message = java_class + ": " + message;
   e.canRetry = can_retry;
@@ -18,6 +20,7 @@ void ThrowIOError(const std::string& java_class, const std::string& message, boo
 
 void ThrowIfError(const Status& status, InvalidArgumentAs invalid_argument) {
   if (status.ok()) return;
+  admin::NoteCallFailed();
   switch (status.code()) {
     case Status::Code::kInvalidArgument:
       if (invalid_argument == InvalidArgumentAs::kIllegalArgument) {

@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include "server/admin/metrics.h"
+
 #include "server/gateway/attributes.h"
 #include "server/gateway/regions.h"
 #include "server/thrift1/convert.h"
@@ -158,6 +160,7 @@ void HbaseHandler::ReadCells(std::vector<thrift::TCell>& out, const std::string&
   spec.time_range = Before(before_ts);
   storage::RowResult result;
   ThrowIfError(store_->Get(table, row, spec, &result));
+  admin::NoteRead(table, row);
   out = ToTCells(result.cells);
 }
 
@@ -189,6 +192,7 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   for (const std::string& row : rows) {
     storage::RowResult result;
     ThrowIfError(store_->Get(table, row, spec, &result));
+    admin::NoteRead(table, row);
     if (result.cells.empty()) continue;  // HBase drops empty results: a missing row is absent
     out.emplace_back();
     ToTRowResult(std::move(result), /*sorted_columns=*/false, &out.back());
@@ -281,6 +285,7 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
   }
   if (!deletes.mutations.empty()) ThrowIfError(store_->Mutate(table, deletes), kIllegalArgument);
   if (!puts.mutations.empty()) ThrowIfError(store_->Mutate(table, puts), kIllegalArgument);
+  admin::NoteWrite(table, row);
 }
 
 void HbaseHandler::mutateRow(const std::string& tableName, const std::string& row,
@@ -328,6 +333,7 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
   }
   ThrowIfError(store_->MutateRows(table, puts), kIllegalArgument);
   ThrowIfError(store_->MutateRows(table, deletes), kIllegalArgument);
+  for (const thrift::BatchMutation& batch : batches) admin::NoteWrite(table, batch.row);
 }
 
 void HbaseHandler::mutateRows(const std::string& tableName,
@@ -349,6 +355,7 @@ int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::s
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Increment(tableName, row, {{c.family, c.qualifier.value_or(""), value}},
                                  &result));
+  admin::NoteWrite(tableName, row);
   uint64_t v = 0;
   for (unsigned char b : result.front().value) v = (v << 8) | b;
   return static_cast<int64_t>(v);
@@ -367,6 +374,7 @@ void HbaseHandler::DeleteImpl(const std::string& table, const std::string& row,
     d.qualifier = c.qualifier.value_or("");
   }
   ThrowIfError(store_->Mutate(table, RowMutation{row, {std::move(d)}, 0}));
+  admin::NoteWrite(table, row);
 }
 
 void HbaseHandler::deleteAll(const std::string& tableName, const std::string& row,
@@ -399,6 +407,7 @@ void HbaseHandler::increment(const thrift::TIncrement& inc) {
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Increment(inc.table, inc.row, {{c.family, *c.qualifier, inc.ammount}},
                                  &result));
+  admin::NoteWrite(inc.table, inc.row);
 }
 
 void HbaseHandler::incrementRows(const std::vector<thrift::TIncrement>& increments) {
@@ -420,6 +429,7 @@ void HbaseHandler::append(std::vector<thrift::TCell>& _return, const thrift::TAp
   }
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Append(app.table, app.row, appends, &result));
+  admin::NoteWrite(app.table, app.row);
   _return = ToTCells(result);
 }
 
@@ -444,6 +454,7 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
   ThrowIfError(store_->CheckAndMutate(tableName, row, check.family, *check.qualifier,
                                       storage::CompareOp::kEqual, value, mutation, &applied),
                kIllegalArgument);
+  admin::NoteWrite(tableName, row);
   return applied;
 }
 
@@ -453,7 +464,7 @@ int32_t HbaseHandler::OpenScanner(const std::string& table, const storage::ScanS
                                   bool sorted_columns) {
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), sorted_columns);
+  return scanners_->Add(std::move(scanner), sorted_columns, table);
 }
 
 int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const thrift::TScan& scan,
@@ -558,6 +569,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows,
   }
   std::lock_guard<std::mutex> lock(entry->mu);
   ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
+  for (const storage::RowResult& row : *rows) admin::NoteRead(entry->table, row.row);
   *sorted_columns = entry->sorted_columns;
 }
 

@@ -13,11 +13,12 @@ using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::protocol::TType;
 
-HbaseProcessor::HbaseProcessor(std::shared_ptr<HbaseHandler> handler)
-    : thrift::HbaseProcessor(handler), handler_(std::move(handler)) {}
+HbaseProcessor::HbaseProcessor(std::shared_ptr<HbaseHandler> handler, admin::Metrics* metrics)
+    : thrift::HbaseProcessor(handler), handler_(std::move(handler)), metrics_(metrics) {}
 
 bool HbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::string& name,
                                   int32_t seqid, void* call_context) {
+  admin::CallScope call(metrics_, "thrift1", name);
   // With an event handler installed, the generated code's hooks must run: take its path.
   if (eventHandler_ == nullptr && (name == "scannerGetList" || name == "scannerGet")) {
     ProcessScannerGet(in, out, name, seqid);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "Hbase.h"
+#include "server/admin/metrics.h"
 #include "server/thrift1/hbase_handler.h"
 
 namespace hbemu::server {
@@ -14,7 +15,9 @@ namespace hbemu::server {
 // than reading the cells from LevelDB. The bytes on the wire are the same.
 class HbaseProcessor : public thrift::HbaseProcessor {
  public:
-  explicit HbaseProcessor(std::shared_ptr<HbaseHandler> handler);
+  // `metrics` (may be null) counts every call; it must outlive the processor.
+  explicit HbaseProcessor(std::shared_ptr<HbaseHandler> handler,
+                          admin::Metrics* metrics = nullptr);
 
  protected:
   bool dispatchCall(apache::thrift::protocol::TProtocol* in,
@@ -27,6 +30,7 @@ class HbaseProcessor : public thrift::HbaseProcessor {
                          int32_t seqid);
 
   const std::shared_ptr<HbaseHandler> handler_;
+  admin::Metrics* const metrics_;
 };
 
 }  // namespace hbemu::server

@@ -1,6 +1,7 @@
 #include "server/thrift2/errors.h"
 
 #include "THBaseService_types.h"
+#include "server/admin/metrics.h"
 #include "server/gateway/java_exceptions.h"
 
 namespace hbemu::server::thrift2_errors {
@@ -8,6 +9,7 @@ namespace hbemu::server::thrift2_errors {
 using storage::Status;
 
 void ThrowTIOError(const std::string& message, bool can_retry) {
+  admin::NoteCallFailed();
   thrift2::TIOError e;
   e.__set_message(message);
   e.__set_canRetry(can_retry);
@@ -16,6 +18,7 @@ void ThrowTIOError(const std::string& message, bool can_retry) {
 
 void ThrowIfError(const Status& status) {
   if (status.ok()) return;
+  admin::NoteCallFailed();
   if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
   ThrowTIOError(status.message(), CanRetry(status));
 }

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "server/admin/metrics.h"
 #include "server/gateway/regions.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
@@ -23,6 +24,7 @@ void ThbaseHandler::ReadOne(const std::string& table, const thrift2::TGet& tget,
   storage::ReadSpec spec;
   ThrowIfError(convert::ToReadSpec(tget, &spec));
   ThrowIfError(store_->Get(table, tget.row, spec, result));
+  admin::NoteRead(table, tget.row);
 }
 
 bool ThbaseHandler::exists(const std::string& table, const thrift2::TGet& tget) {
@@ -72,6 +74,7 @@ void ThbaseHandler::getMultiple(std::vector<thrift2::TResult>& _return, const st
 
 void ThbaseHandler::Mutate(const std::string& table, const storage::RowMutation& mutation) {
   ThrowIfError(store_->Mutate(table, mutation));
+  admin::NoteWrite(table, mutation.row);
 }
 
 void ThbaseHandler::put(const std::string& table, const thrift2::TPut& tput) {
@@ -86,6 +89,7 @@ void ThbaseHandler::putMultiple(const std::string& table, const std::vector<thri
     ThrowIfError(convert::ToRowMutation(tputs[i], &mutations[i]));
   }
   ThrowIfError(store_->MutateRows(table, mutations));
+  for (const storage::RowMutation& m : mutations) admin::NoteWrite(table, m.row);
 }
 
 void ThbaseHandler::deleteSingle(const std::string& table, const thrift2::TDelete& tdelete) {
@@ -102,6 +106,7 @@ void ThbaseHandler::deleteMultiple(std::vector<thrift2::TDelete>& _return,
     ThrowIfError(convert::ToRowMutation(tdeletes[i], &mutations[i]));
   }
   ThrowIfError(store_->MutateRows(table, mutations));
+  for (const storage::RowMutation& m : mutations) admin::NoteWrite(table, m.row);
   _return.clear();  // HBase 2.x always answers an empty list
 }
 
@@ -117,6 +122,7 @@ bool ThbaseHandler::CheckAndMutateImpl(const std::string& table, const std::stri
   bool applied = false;
   ThrowIfError(
       store_->CheckAndMutate(table, row, family, qualifier, op, value, mutation, &applied));
+  admin::NoteWrite(table, row);
   return applied;
 }
 
@@ -182,6 +188,7 @@ void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& tabl
   }
   std::vector<storage::Cell> cells;
   ThrowIfError(store_->Increment(table, tincrement.row, increments, &cells));
+  admin::NoteWrite(table, tincrement.row);
   if (tincrement.__isset.returnResults && !tincrement.returnResults) cells.clear();
   convert::ToTResult(tincrement.row, std::move(cells), &_return);
 }
@@ -195,6 +202,7 @@ void ThbaseHandler::append(thrift2::TResult& _return, const std::string& table,
   }
   std::vector<storage::Cell> cells;
   ThrowIfError(store_->Append(table, tappend.row, appends, &cells));
+  admin::NoteWrite(table, tappend.row);
   if (tappend.__isset.returnResults && !tappend.returnResults) cells.clear();
   convert::ToTResult(tappend.row, std::move(cells), &_return);
 }
@@ -213,7 +221,7 @@ int32_t ThbaseHandler::openScanner(const std::string& table, const thrift2::TSca
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), /*sorted_columns=*/false);
+  return scanners_->Add(std::move(scanner), /*sorted_columns=*/false, table);
 }
 
 void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32_t scannerId,
@@ -230,6 +238,7 @@ void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32
     std::lock_guard<std::mutex> lock(entry->mu);
     ThrowIfError(entry->scanner->Next(static_cast<size_t>(numRows), &rows));
   }
+  for (const storage::RowResult& row : rows) admin::NoteRead(entry->table, row.row);
   _return.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(std::move(rows[i]), &_return[i]);
 }
@@ -248,6 +257,7 @@ void ThbaseHandler::getScannerResults(std::vector<thrift2::TResult>& _return,
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
   std::vector<storage::RowResult> rows;
   ThrowIfError(scanner->Next(static_cast<size_t>(numRows), &rows));
+  for (const storage::RowResult& row : rows) admin::NoteRead(table, row.row);
   _return.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(std::move(rows[i]), &_return[i]);
 }

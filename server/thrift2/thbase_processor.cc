@@ -58,15 +58,17 @@ std::optional<std::string> Sent(bool isset, const std::string& value) {
 
 }  // namespace
 
-ThbaseProcessor::ThbaseProcessor(std::shared_ptr<ThbaseHandler> handler)
-    : thrift2::THBaseServiceProcessor(handler), handler_(std::move(handler)) {}
+ThbaseProcessor::ThbaseProcessor(std::shared_ptr<ThbaseHandler> handler, admin::Metrics* metrics)
+    : thrift2::THBaseServiceProcessor(handler), handler_(std::move(handler)), metrics_(metrics) {}
 
 bool ThbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::string& name,
                                    int32_t seqid, void* call_context) {
+  admin::CallScope call(metrics_, "thrift2", name);
   try {
     if (DispatchNullAware(in, out, name, seqid)) return true;
     return thrift2::THBaseServiceProcessor::dispatchCall(in, out, name, seqid, call_context);
   } catch (const TProtocolException& e) {
+    call.Failed();
     // Thrown while reading the arguments, before anything was written.
     WriteException(out, name, seqid,
                    TApplicationException(TApplicationException::PROTOCOL_ERROR, e.what()));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "THBaseService.h"
+#include "server/admin/metrics.h"
 #include "server/thrift2/thbase_handler.h"
 
 namespace hbemu::server {
@@ -19,7 +20,9 @@ namespace hbemu::server {
 //    generated handler interface passes an unset string as an empty one.
 class ThbaseProcessor : public thrift2::THBaseServiceProcessor {
  public:
-  explicit ThbaseProcessor(std::shared_ptr<ThbaseHandler> handler);
+  // `metrics` (may be null) counts every call; it must outlive the processor.
+  explicit ThbaseProcessor(std::shared_ptr<ThbaseHandler> handler,
+                           admin::Metrics* metrics = nullptr);
 
  protected:
   bool dispatchCall(apache::thrift::protocol::TProtocol* in,
@@ -33,6 +36,7 @@ class ThbaseProcessor : public thrift2::THBaseServiceProcessor {
                          int32_t seqid);
 
   const std::shared_ptr<ThbaseHandler> handler_;
+  admin::Metrics* const metrics_;
 };
 
 }  // namespace hbemu::server

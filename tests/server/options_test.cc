@@ -65,5 +65,31 @@ TEST(ServerOptionsTest, IdleTimeoutTakesHBaseAndLongSpellings) {
   EXPECT_FALSE(Parse({"-t", "-5"}, &options, &error));
 }
 
+TEST(ServerOptionsTest, AdminPortDefaultsToHBaseThriftInfoPortAndCanBeTurnedOff) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({}, &options, &error)) << error;
+  EXPECT_TRUE(options.admin_enabled);
+  EXPECT_EQ(options.admin_port, 9095);
+  ServerOptions off;
+  ASSERT_TRUE(Parse({"--no-admin"}, &off, &error)) << error;
+  EXPECT_FALSE(off.admin_enabled);
+  ServerOptions given;
+  ASSERT_TRUE(Parse({"--admin-port", "18095"}, &given, &error)) << error;
+  EXPECT_EQ(given.admin_port, 18095);
+  ServerOptions bad;
+  EXPECT_FALSE(Parse({"--admin-port", "70000"}, &bad, &error));
+}
+
+TEST(ServerOptionsTest, FreeThriftPortMeansAFreeAdminPortUnlessOneIsGiven) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"--port", "0"}, &options, &error)) << error;
+  EXPECT_EQ(options.admin_port, 0);
+  ServerOptions given;
+  ASSERT_TRUE(Parse({"--port", "0", "--admin-port=19095"}, &given, &error)) << error;
+  EXPECT_EQ(given.admin_port, 19095);
+}
+
 }  // namespace
 }  // namespace hbemu::server

@@ -1,0 +1,285 @@
+"""The admin HTTP port (--admin-port): /metrics parsed by prometheus_client's own text parser,
+the probes, the JSON API, 4xx answers to bad requests, and the rendered pages in headless
+Chromium. Each test starts its own emulator (the counters must see only its workload).
+"""
+
+import http.client
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from hbase.ttypes import BatchMutation, ColumnDescriptor, Mutation
+from hbase.ttypes import IOError as HIOError
+
+import hbcompat
+
+SALTS = "0123456789abcdef"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def admin_url(server, path):
+    return "http://%s:%d%s" % (server.host, server.ports["admin"], path)
+
+
+def fetch(server, path):
+    """(status, body text) of a GET."""
+    try:
+        with urllib.request.urlopen(admin_url(server, path), timeout=30) as r:
+            return r.status, r.read().decode("utf-8")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8")
+
+
+def samples(server):
+    """{(name, frozenset(labels)): value} of every sample /metrics exposes."""
+    status, body = fetch(server, "/metrics")
+    assert status == 200
+    out = {}
+    for family in text_string_to_metric_families(body):
+        for s in family.samples:
+            out[(s.name, frozenset(s.labels.items()))] = s.value
+    return out
+
+
+def value(snapshot, name, **labels):
+    return snapshot.get((name, frozenset(labels.items())), 0.0)
+
+
+@pytest.fixture
+def admin_server(server_factory):
+    server = server_factory()
+    assert "admin" in server.ports, "the readiness line names the admin port"
+    return server
+
+
+@pytest.fixture
+def client(admin_server):
+    from hbase import Hbase
+
+    c, transport = hbcompat.open_raw_client(admin_server.host, admin_server.port, Hbase)
+    yield c
+    transport.close()
+
+
+def create(client, name):
+    client.createTable(name, [ColumnDescriptor(name=b"f:", maxVersions=3)])
+
+
+def write_rows(client, table, rows, value_of=lambda row: b"v"):
+    """One mutateRows call per 16 rows."""
+    for i in range(0, len(rows), 16):
+        client.mutateRows(table, [BatchMutation(row=r, mutations=[Mutation(column=b"f:q", value=value_of(r))])
+                                  for r in rows[i:i + 16]], {})
+
+
+def salted_rows(n):
+    return [("%s:%06d" % (SALTS[i % 16], i)).encode() for i in range(n)]
+
+
+def monotonic_rows(n):
+    return [("ev%010d" % (1700000000 + i)).encode() for i in range(n)]
+
+
+# --------------------------------------------------------------------------------------------
+# /metrics
+
+
+def test_metrics_counters_move_by_exactly_what_the_workload_did(admin_server, client):
+    create(client, b"m_t")
+    before = samples(admin_server)
+    write_rows(client, b"m_t", [b"r%02d" % i for i in range(32)])  # 2 calls, 32 rows
+    for i in range(5):
+        client.getRow(b"m_t", b"r%02d" % i, {})
+    with pytest.raises(HIOError):
+        client.getRow(b"no_such_table", b"r", {})
+    after = samples(admin_server)
+
+    def delta(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    t1 = dict(service="thrift1")
+    assert delta("hbase_emulator_calls_total", method="mutateRows", outcome="ok", **t1) == 2
+    assert delta("hbase_emulator_calls_total", method="getRow", outcome="ok", **t1) == 5
+    assert delta("hbase_emulator_calls_total", method="getRow", outcome="error", **t1) == 1
+    assert delta("hbase_emulator_call_duration_seconds_count", method="getRow", **t1) == 6
+    assert delta("hbase_emulator_table_rows_written_total", table="m_t") == 32
+    assert delta("hbase_emulator_table_rows_read_total", table="m_t") == 5
+    assert delta("hbase_emulator_received_bytes_total", **t1) > 0
+    assert delta("hbase_emulator_sent_bytes_total", **t1) > 0
+    assert value(after, "hbase_emulator_connections", mode="buffered_binary", **t1) == 1
+    assert value(after, "process_resident_memory_bytes") > 0
+    assert ("hbase_emulator_leveldb_files", frozenset({("level", "0")})) in after
+
+
+def test_metrics_count_thrift2_calls_and_scanners(admin_server, client):
+    from hbase2 import THBaseService
+    from hbase2.ttypes import TColumnValue, TPut, TScan
+
+    create(client, b"m2")
+    c2, transport = hbcompat.open_raw_client(admin_server.host, admin_server.ports["thrift2"], THBaseService)
+    try:
+        before = samples(admin_server)
+        for i in range(3):
+            c2.put(b"m2", TPut(row=b"k%d" % i, columnValues=[TColumnValue(b"f", b"q", b"v")]))
+        sid = c2.openScanner(b"m2", TScan())
+        rows = c2.getScannerRows(sid, 10)
+        assert len(rows) == 3
+        mid = samples(admin_server)
+        assert value(mid, "hbase_emulator_scanners_open", service="thrift2") == 1
+        c2.closeScanner(sid)
+        after = samples(admin_server)
+    finally:
+        transport.close()
+    t2 = dict(service="thrift2")
+    assert value(after, "hbase_emulator_calls_total", method="put", outcome="ok", **t2) - \
+        value(before, "hbase_emulator_calls_total", method="put", outcome="ok", **t2) == 3
+    assert value(after, "hbase_emulator_table_rows_written_total", table="m2") - \
+        value(before, "hbase_emulator_table_rows_written_total", table="m2") == 3
+    assert value(after, "hbase_emulator_table_rows_read_total", table="m2") - \
+        value(before, "hbase_emulator_table_rows_read_total", table="m2") == 3
+    assert value(after, "hbase_emulator_scanners_open", **t2) == 0
+
+
+# --------------------------------------------------------------------------------------------
+# probes, API, bad requests
+
+
+def test_health_ready_and_json_api(admin_server, client):
+    create(client, b"api_t")
+    write_rows(client, b"api_t", [b"a", b"b"])
+    assert fetch(admin_server, "/health") == (200, "ok\n")
+    assert fetch(admin_server, "/ready") == (200, "ready\n")
+    import json
+    status, body = fetch(admin_server, "/api/tables")
+    assert status == 200
+    names = [t["name"] for t in json.loads(body)["tables"]]
+    assert "api_t" in names
+    status, body = fetch(admin_server, "/api/tables/api_t/rows?limit=1")
+    page = json.loads(body)
+    assert [r["key"] for r in page["rows"]] == ["a"]
+    assert page["next_start"] == "b"
+
+
+def raw_http(server, request_bytes):
+    with socket.create_connection((server.host, server.ports["admin"]), timeout=30) as s:
+        s.sendall(request_bytes)
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+
+
+def test_bad_requests_get_clear_4xx_pages(admin_server, client):
+    create(client, b"bad_t")
+    assert fetch(admin_server, "/no/such/page")[0] == 404
+    status, body = fetch(admin_server, "/table/missing_table")
+    assert status == 404 and "no table named" in body
+    status, body = fetch(admin_server, "/browse/bad_t?start=%FF%FE")
+    assert status == 400 and "UTF-8" in body
+    assert fetch(admin_server, "/api/tables/missing/rows")[0] == 404
+    huge = b"GET / HTTP/1.1\r\nHost: x\r\nX-Huge: " + b"a" * 100000 + b"\r\n\r\n"
+    assert raw_http(admin_server, huge).startswith(b"HTTP/1.1 431")
+    post = b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    assert raw_http(admin_server, post).startswith(b"HTTP/1.1 405")
+
+
+def test_no_admin_flag_leaves_the_port_closed(server_factory):
+    server = server_factory(flags=["--no-admin"])
+    assert "admin" not in server.ports
+
+
+# --------------------------------------------------------------------------------------------
+# The pages in a real browser
+
+
+def chromium(args, timeout=180):
+    profile = tempfile.mkdtemp(prefix="hbemu-chromium-")
+    try:
+        return subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--user-data-dir=" + profile] + args,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout, check=False)
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def dump_dom(url):
+    result = chromium(["--dump-dom", url])
+    dom = result.stdout.decode("utf-8", "replace")
+    assert "</html>" in dom, "chromium rendered nothing for %s: %s" % (url, result.stderr[-2000:])
+    return dom
+
+
+def screenshot(url, path):
+    chromium(["--window-size=1100,760", "--hide-scrollbars", "--screenshot=" + str(path), url])
+    assert path.is_file() and path.stat().st_size > 1000, "no screenshot of %s" % url
+
+
+def screenshot_dir():
+    """Under the build tree next to the binary (build/admin-screenshots)."""
+    d = Path(hbcompat.emulator_bin()).resolve().parent / "admin-screenshots"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium is not installed (scripts/setup.sh)")
+def test_console_pages_render_in_headless_chromium(admin_server, client):
+    from hbase2 import THBaseService
+    from hbase2.ttypes import TColumnFamilyDescriptor, TTableDescriptor, TTableName
+
+    # The salted table is pre-split at 4, 8 and c (through Thrift2, which takes split keys): four
+    # regions, four salts each.
+    c2, transport = hbcompat.open_raw_client(admin_server.host, admin_server.ports["thrift2"], THBaseService)
+    try:
+        c2.createTable(TTableDescriptor(tableName=TTableName(ns=b"default", qualifier=b"salted"),
+                                        columns=[TColumnFamilyDescriptor(name=b"f")]), [b"4", b"8", b"c"])
+    finally:
+        transport.close()
+    create(client, b"monotonic")
+    write_rows(client, b"salted", salted_rows(320))
+    write_rows(client, b"monotonic", monotonic_rows(320),
+               value_of=lambda row: struct.pack(">q", 42) if row.endswith(b"0000") else b"x")
+    shots = screenshot_dir()
+
+    overview = dump_dom(admin_url(admin_server, "/"))
+    assert 'id="version"' in overview
+    assert "<code>mutateRows</code>" in overview
+    screenshot(admin_url(admin_server, "/"), shots / "overview.png")
+
+    tables = dump_dom(admin_url(admin_server, "/tables"))
+    assert 'data-name="salted"' in tables and 'data-name="monotonic"' in tables
+
+    salted = dump_dom(admin_url(admin_server, "/table/salted"))
+    monotonic = dump_dom(admin_url(admin_server, "/table/monotonic"))
+    # The regions the console shows are the ones clients are told about.
+    assert 'id="region-count" data-count="%d"' % len(client.getTableRegions(b"salted")) in salted
+    assert 'id="region-count" data-count="4"' in salted
+    for region in range(4):
+        assert 'class="heat-region" data-label="region %d" data-writes="80"' % region in salted
+    assert 'data-spread="even"' in salted
+    assert 'data-buckets="16"' in salted
+    for salt in SALTS:
+        assert 'class="heat-bucket" data-label="%s" data-writes="20"' % salt in salted
+    assert 'data-spread="hot"' in monotonic
+    assert 'data-buckets="1"' in monotonic
+    assert 'class="heat-bucket" data-label="e" data-writes="320"' in monotonic
+    screenshot(admin_url(admin_server, "/table/salted"), shots / "heat-salted.png")
+    screenshot(admin_url(admin_server, "/table/monotonic"), shots / "heat-monotonic.png")
+
+    browse = dump_dom(admin_url(admin_server, "/browse/monotonic?start=ev1700000000&limit=3&format=long"))
+    assert 'data-row="ev1700000000"' in browse
+    assert '<td class="mono value">42</td>' in browse
+    assert 'id="next-page"' in browse
+    screenshot(admin_url(admin_server, "/browse/monotonic?limit=8&format=hex"), shots / "browse.png")

@@ -1,0 +1,494 @@
+#include "server/admin/console.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include "server/admin/heat_map.h"
+#include "server/admin/pages.h"
+#include "server/admin/process_stats.h"
+#include "server/gateway/scanner_registry.h"
+#include "server/net/wire_stats.h"
+#include "storage/store.h"
+
+namespace hbemu::server::admin {
+namespace {
+
+using nlohmann::json;
+
+// Counting a table's cells walks them all; beyond this many the console says "at least".
+constexpr size_t kCountCellLimit = 200000;
+constexpr size_t kMaxBrowseRows = 1000;
+constexpr size_t kMaxBrowseCells = 20000;
+
+int64_t UnixMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* CellTypeName(storage::CellType type) {
+  switch (type) {
+    case storage::CellType::kPut: return "Put";
+    case storage::CellType::kDelete: return "Delete";
+    case storage::CellType::kDeleteColumn: return "DeleteColumn";
+    case storage::CellType::kDeleteFamily: return "DeleteFamily";
+    case storage::CellType::kDeleteFamilyVersion: return "DeleteFamilyVersion";
+  }
+  return "Unknown";
+}
+
+const char* KeepDeletedName(storage::KeepDeletedCells k) {
+  switch (k) {
+    case storage::KeepDeletedCells::kFalse: return "FALSE";
+    case storage::KeepDeletedCells::kTrue: return "TRUE";
+    case storage::KeepDeletedCells::kTtl: return "TTL";
+  }
+  return "FALSE";
+}
+
+// Attribute maps hold bytes; shown as HBase's toStringBinary so the JSON stays valid UTF-8.
+json StringMap(const std::map<std::string, std::string>& m) {
+  json j = json::object();
+  for (const auto& [k, v] : m) j[ToStringBinary(k)] = ToStringBinary(v);
+  return j;
+}
+
+const char* DurabilityName(storage::Durability d) {
+  switch (d) {
+    case storage::Durability::kUseDefault: return "USE_DEFAULT";
+    case storage::Durability::kSkipWal: return "SKIP_WAL";
+    case storage::Durability::kAsyncWal: return "ASYNC_WAL";
+    case storage::Durability::kSyncWal: return "SYNC_WAL";
+    case storage::Durability::kFsyncWal: return "FSYNC_WAL";
+  }
+  return "USE_DEFAULT";
+}
+
+json FamilyJson(const storage::FamilyDescriptor& f) {
+  json j;
+  j["name"] = f.name;
+  j["VERSIONS"] = f.max_versions;
+  j["MIN_VERSIONS"] = f.min_versions;
+  j["TTL"] = f.ttl_seconds == storage::kForeverTtl ? json("FOREVER") : json(f.ttl_seconds);
+  j["KEEP_DELETED_CELLS"] = KeepDeletedName(f.keep_deleted_cells);
+  j["IN_MEMORY"] = f.in_memory;
+  j["BLOCKCACHE"] = f.block_cache_enabled;
+  j["COMPRESSION"] = f.compression;
+  j["BLOOMFILTER"] = f.bloom_filter;
+  j["BLOCKSIZE"] = f.block_size;
+  j["DATA_BLOCK_ENCODING"] = f.data_block_encoding;
+  j["REPLICATION_SCOPE"] = f.scope;
+  j["DFS_REPLICATION"] = f.dfs_replication;
+  j["CACHE_BLOOMS_ON_WRITE"] = f.cache_blooms_on_write;
+  j["CACHE_DATA_ON_WRITE"] = f.cache_data_on_write;
+  j["CACHE_INDEX_ON_WRITE"] = f.cache_indexes_on_write;
+  j["COMPRESS_TAGS"] = f.compress_tags;
+  j["EVICT_BLOCKS_ON_CLOSE"] = f.evict_blocks_on_close;
+  // Client-set attributes and per-family configuration, as HBase's shell lists them.
+  if (!f.values.empty()) j["METADATA"] = StringMap(f.values);
+  if (!f.configuration.empty()) j["CONFIGURATION"] = StringMap(f.configuration);
+  return j;
+}
+
+// The big-endian signed long of an 8-byte value (HBase's Bytes.toLong), else null.
+json LongOf(const std::string& value) {
+  if (value.size() != 8) return nullptr;
+  uint64_t v = 0;
+  for (unsigned char b : value) v = (v << 8) | b;
+  return static_cast<int64_t>(v);
+}
+
+// "How evenly the keys spread": hot when one bucket has most of the traffic, even when the
+// busiest bucket has no more than twice its fair share over several buckets.
+json Spread(const std::array<uint64_t, kBuckets>& reads,
+            const std::array<uint64_t, kBuckets>& writes) {
+  uint64_t total = 0, max = 0;
+  int used = 0, max_bucket = 0;
+  for (int b = 0; b < kBuckets; ++b) {
+    const uint64_t n = reads[b] + writes[b];
+    if (n == 0) continue;
+    ++used;
+    total += n;
+    if (n > max) {
+      max = n;
+      max_bucket = b;
+    }
+  }
+  json j;
+  j["buckets_used"] = used;
+  j["operations"] = total;
+  if (total == 0) {
+    j["kind"] = "idle";
+    return j;
+  }
+  const double share = static_cast<double>(max) / static_cast<double>(total);
+  j["hottest_bucket"] = BucketLabel(max_bucket);
+  j["hottest_share"] = share;
+  if (used >= 4 && share <= 2.0 / used) {
+    j["kind"] = "even";
+  } else if (share >= 0.5) {
+    j["kind"] = "hot";
+  } else {
+    j["kind"] = "mixed";
+  }
+  return j;
+}
+
+}  // namespace
+
+Console::Console(ConsoleSources sources) : sources_(std::move(sources)) {}
+
+void Console::RefreshRegions() const {
+  // The heat map needs each table's region boundaries; they change only with DDL, so taking
+  // them whenever a page or /metrics is read is fresh enough.
+  for (const auto& table : sources_.store->ListTables()) {
+    sources_.metrics->Table(table->name.ToString())->heat.SetRegions(table->split_keys);
+  }
+}
+
+json Console::Overview() const {
+  const int64_t now_ms = UnixMs();
+  const int64_t now_s = Metrics::NowSeconds();
+  json j;
+  j["version"] = sources_.version;
+  j["started"] = UtcDate(sources_.started_unix_ms);
+  j["uptime_seconds"] = (now_ms - sources_.started_unix_ms) / 1000;
+  j["storage"] = sources_.in_memory ? json("in memory") : json(sources_.data_dir);
+  j["in_memory"] = sources_.in_memory;
+  j["bind_address"] = sources_.bind_address;
+  j["admin_port"] = sources_.admin_port;
+  json services = json::array();
+  uint64_t scanners_open = 0;
+  for (const ServicePort& s : sources_.services) {
+    json service;
+    service["name"] = s.name;
+    service["port"] = s.port;
+    service["modes"] = s.modes;
+    json connections = json::object();
+    if (s.wire != nullptr) {
+      for (int m = 0; m < WireStats::kModes; ++m) {
+        connections[WireStats::ModeName(m)] = s.wire->open[m].load(std::memory_order_relaxed);
+      }
+      service["bytes_in"] = s.wire->bytes_in.load(std::memory_order_relaxed);
+      service["bytes_out"] = s.wire->bytes_out.load(std::memory_order_relaxed);
+    }
+    service["connections"] = connections;
+    if (s.scanners != nullptr) {
+      service["scanners_open"] = s.scanners->size();
+      service["scanners_expired"] = s.scanners->expired();
+      scanners_open += s.scanners->size();
+    }
+    services.push_back(service);
+  }
+  j["services"] = services;
+  j["scanners_open"] = scanners_open;
+  json methods = json::array();
+  uint64_t errors = 0, calls = 0;
+  for (const MethodStats* m : sources_.metrics->Methods()) {
+    json method;
+    method["service"] = m->service;
+    method["method"] = m->method;
+    method["ok"] = m->calls[0].load(std::memory_order_relaxed);
+    method["errors"] = m->calls[1].load(std::memory_order_relaxed);
+    method["per_second"] = m->recent.RatePerSecond(now_s);
+    calls += method["ok"].get<uint64_t>() + method["errors"].get<uint64_t>();
+    errors += method["errors"].get<uint64_t>();
+    methods.push_back(method);
+  }
+  j["methods"] = methods;
+  j["calls"] = calls;
+  j["errors"] = errors;
+  uint64_t store_bytes = 0;
+  for (const auto& table : sources_.store->ListTables()) {
+    uint64_t bytes = 0;
+    if (sources_.store->ApproximateTableBytes(table->name.ToString(), &bytes).ok()) {
+      store_bytes += bytes;
+    }
+  }
+  j["store_table_file_bytes"] = store_bytes;
+  std::string memory;
+  if (sources_.store->DbProperty("leveldb.approximate-memory-usage", &memory)) {
+    j["store_memory_bytes"] = std::stoull(memory);
+  }
+  if (!sources_.in_memory) {
+    uint64_t disk = 0;
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(sources_.data_dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      std::error_code size_ec;
+      if (it->is_regular_file(size_ec)) disk += it->file_size(size_ec);
+    }
+    j["store_disk_bytes"] = disk;
+  }
+  const ProcessStats process = ReadProcessStats();
+  j["process"] = {{"resident_bytes", process.resident_bytes},
+                  {"cpu_seconds", process.cpu_seconds},
+                  {"threads", process.threads},
+                  {"open_fds", process.open_fds}};
+  return j;
+}
+
+json Console::TableSummary(const std::string& name, bool with_counts) const {
+  std::shared_ptr<const storage::TableDescriptor> table;
+  const storage::Status s = sources_.store->DescribeTable(name, &table);
+  if (!s.ok()) throw RequestError{404, "no table named '" + ToStringBinary(name) + "'"};
+  json j;
+  j["name"] = table->name.ToString();
+  j["namespace"] = table->name.ns;
+  j["enabled"] = table->enabled;
+  j["created"] = UtcDate(table->created_ms);
+  j["durability"] = DurabilityName(table->durability);
+  j["attributes"] = StringMap(table->values);
+  json families = json::array();
+  for (const auto& f : table->families) families.push_back(FamilyJson(f));
+  j["families"] = families;
+  json regions = json::array();
+  const std::vector<std::string>& splits = table->split_keys;
+  for (size_t i = 0; i <= splits.size(); ++i) {
+    regions.push_back({{"index", i},
+                       {"start", i == 0 ? "" : ToStringBinary(splits[i - 1])},
+                       {"end", i == splits.size() ? "" : ToStringBinary(splits[i])}});
+  }
+  j["regions"] = regions;
+  uint64_t bytes = 0;
+  if (sources_.store->ApproximateTableBytes(name, &bytes).ok()) j["approximate_bytes"] = bytes;
+  if (with_counts) {
+    uint64_t rows = 0, cells = 0;
+    bool complete = true;
+    if (sources_.store->CountTable(name, kCountCellLimit, &rows, &cells, &complete).ok()) {
+      j["stored_rows"] = rows;
+      j["stored_cells"] = cells;
+      j["counts_complete"] = complete;
+    }
+  }
+  return j;
+}
+
+json Console::Tables() const {
+  json j;
+  json namespaces = json::array();
+  for (const storage::NamespaceDescriptor& ns : sources_.store->ListNamespaceDescriptors()) {
+    namespaces.push_back({{"name", ns.name},
+                          {"created", UtcDate(ns.created_ms)},
+                          {"configuration", StringMap(ns.configuration)}});
+  }
+  j["namespaces"] = namespaces;
+  json tables = json::array();
+  for (const auto& table : sources_.store->ListTables()) {
+    tables.push_back(TableSummary(table->name.ToString(), /*with_counts=*/true));
+  }
+  j["tables"] = tables;
+  return j;
+}
+
+json Console::Table(const std::string& name) const {
+  json j = TableSummary(name, /*with_counts=*/true);
+  RefreshRegions();
+  const TableStats* stats = sources_.metrics->Table(name);
+  const HeatMap::Snapshot heat = stats->heat.Read(Metrics::NowSeconds());
+  j["rows_read"] = stats->rows_read.load(std::memory_order_relaxed);
+  j["rows_written"] = stats->rows_written.load(std::memory_order_relaxed);
+  json h;
+  h["window_seconds"] = kWindowSeconds;
+  h["windows"] = kWindows;
+  // Seconds before now at which each window began, oldest first.
+  json buckets = json::array();
+  for (int b = 0; b < kBuckets; ++b) {
+    if (heat.total_reads[b] == 0 && heat.total_writes[b] == 0) continue;
+    json windows_reads = json::array(), windows_writes = json::array();
+    for (int w = 0; w < kWindows; ++w) {
+      windows_reads.push_back(heat.reads[w][b]);
+      windows_writes.push_back(heat.writes[w][b]);
+    }
+    buckets.push_back({{"bucket", BucketLabel(b)},
+                       {"byte", b},
+                       {"reads", heat.total_reads[b]},
+                       {"writes", heat.total_writes[b]},
+                       {"window_reads", windows_reads},
+                       {"window_writes", windows_writes}});
+  }
+  h["buckets"] = buckets;
+  json regions = json::array();
+  for (int r = 0; r < heat.regions; ++r) {
+    json windows_reads = json::array(), windows_writes = json::array();
+    for (int w = 0; w < kWindows; ++w) {
+      windows_reads.push_back(heat.region_reads[w][r]);
+      windows_writes.push_back(heat.region_writes[w][r]);
+    }
+    regions.push_back({{"region", r},
+                       {"reads", heat.region_total_reads[r]},
+                       {"writes", heat.region_total_writes[r]},
+                       {"window_reads", windows_reads},
+                       {"window_writes", windows_writes}});
+  }
+  h["regions"] = regions;
+  h["spread"] = Spread(heat.total_reads, heat.total_writes);
+  j["heat"] = h;
+  return j;
+}
+
+json Console::Rows(const std::string& name, const BrowseQuery& query) const {
+  std::shared_ptr<const storage::TableDescriptor> table;
+  if (!sources_.store->DescribeTable(name, &table).ok()) {
+    throw RequestError{404, "no table named '" + ToStringBinary(name) + "'"};
+  }
+  const size_t limit = std::min(std::max<size_t>(query.limit, 1), kMaxBrowseRows);
+  storage::Store::RawPage page;
+  const storage::Status s = sources_.store->ReadRawRows(name, query.start, query.prefix, limit,
+                                                        kMaxBrowseCells, &page);
+  if (!s.ok()) throw RequestError{500, s.ToString()};
+  json j;
+  j["table"] = table->name.ToString();
+  j["start"] = query.start;
+  j["prefix"] = query.prefix;
+  j["limit"] = limit;
+  j["markers"] = query.markers;
+  json rows = json::array();
+  for (const storage::Store::RawCell& c : page.cells) {
+    const bool marker = c.type != storage::CellType::kPut;
+    if (marker && !query.markers) continue;
+    if (rows.empty() || rows.back()["key_bytes"].get<std::string>() != HexOf(c.row)) {
+      rows.push_back({{"key", ToStringBinary(c.row)}, {"key_bytes", HexOf(c.row)},
+                      {"cells", json::array()}});
+    }
+    json cell;
+    cell["family"] = ToStringBinary(c.family);
+    cell["qualifier"] = ToStringBinary(c.qualifier);
+    cell["timestamp"] = c.timestamp;
+    cell["date"] = UtcDate(c.timestamp);
+    cell["type"] = CellTypeName(c.type);
+    if (!marker) {
+      cell["text"] = ToStringBinary(c.value);
+      cell["hex"] = HexOf(c.value);
+      cell["long"] = LongOf(c.value);
+    }
+    if (c.expires_at_ms != INT64_MAX) cell["expires"] = UtcDate(c.expires_at_ms);
+    rows.back()["cells"].push_back(cell);
+  }
+  j["rows"] = rows;
+  // The next page starts at the first row not shown; as text it must survive a URL.
+  if (!page.next_row.empty()) {
+    j["next_start"] = IsValidUtf8(page.next_row) ? json(page.next_row) : json(nullptr);
+  }
+  return j;
+}
+
+// ==================================================================== helpers
+
+bool PercentDecode(const std::string& text, bool plus_is_space, std::string* out) {
+  out->clear();
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '+' && plus_is_space) {
+      out->push_back(' ');
+    } else if (c == '%') {
+      if (i + 2 >= text.size()) return false;
+      auto hex = [](char h) -> int {
+        if (h >= '0' && h <= '9') return h - '0';
+        if (h >= 'a' && h <= 'f') return h - 'a' + 10;
+        if (h >= 'A' && h <= 'F') return h - 'A' + 10;
+        return -1;
+      };
+      const int hi = hex(text[i + 1]), lo = hex(text[i + 2]);
+      if (hi < 0 || lo < 0) return false;
+      out->push_back(static_cast<char>(hi * 16 + lo));
+      i += 2;
+    } else {
+      out->push_back(c);
+    }
+  }
+  return true;
+}
+
+bool IsValidUtf8(const std::string& text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    int extra = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      extra = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      extra = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + extra >= text.size()) return false;
+    for (int k = 1; k <= extra; ++k) {
+      const unsigned char cc = static_cast<unsigned char>(text[i + k]);
+      if ((cc & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+    static const uint32_t kMin[4] = {0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+std::string ToStringBinary(const std::string& bytes) {
+  std::string out;
+  static const char kHex[] = "0123456789ABCDEF";
+  for (unsigned char c : bytes) {
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string HexOf(const std::string& bytes) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
+}
+
+std::string HtmlEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string UtcDate(int64_t ms) {
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  if (ms < 0 || gmtime_r(&seconds, &tm) == nullptr || tm.tm_year > 8099) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000));
+  return buf;
+}
+
+}  // namespace hbemu::server::admin

@@ -1,0 +1,220 @@
+#include "server/admin/http_server.h"
+
+#include <chrono>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <glog/logging.h>
+
+namespace hbemu::server::admin {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr size_t kHeaderLimit = 16 * 1024;
+constexpr size_t kBodyLimit = 64 * 1024;
+constexpr auto kIdleTimeout = std::chrono::seconds(30);
+
+std::string ErrorPage(int status, const std::string& title, const std::string& detail) {
+  return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + std::to_string(status) +
+         " " + title + "</title></head><body><h1>" + std::to_string(status) + " " + title +
+         "</h1><p>" + detail + "</p></body></html>\n";
+}
+
+// One client connection: read a request, answer it, repeat while kept alive.
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, const HttpHandler* handler)
+      : stream_(std::move(socket)), handler_(handler) {}
+
+  void Start() { Read(); }
+
+ private:
+  void Read() {
+    parser_.emplace();
+    parser_->header_limit(kHeaderLimit);
+    parser_->body_limit(kBodyLimit);
+    stream_.expires_after(kIdleTimeout);
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, size_t) {
+                       self->OnRead(ec);
+                     });
+  }
+
+  void OnRead(beast::error_code ec) {
+    if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+        ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
+      return Close();
+    }
+    if (ec == http::error::header_limit) {
+      return Respond(431, "text/html; charset=utf-8",
+                     ErrorPage(431, "Request Header Fields Too Large",
+                               "Request headers are limited to 16 KiB."),
+                     false);
+    }
+    if (ec == http::error::body_limit) {
+      return Respond(413, "text/html; charset=utf-8",
+                     ErrorPage(413, "Payload Too Large", "The console takes no request bodies."),
+                     false);
+    }
+    if (ec) {
+      return Respond(400, "text/html; charset=utf-8",
+                     ErrorPage(400, "Bad Request", "Not an HTTP/1.1 request."), false);
+    }
+    const auto& request = parser_->get();
+    const bool keep_alive = request.keep_alive();
+    head_only_ = request.method() == http::verb::head;
+    if (request.method() != http::verb::get && !head_only_) {
+      return Respond(405, "text/html; charset=utf-8",
+                     ErrorPage(405, "Method Not Allowed",
+                               "The console is read-only: only GET and HEAD."),
+                     keep_alive);
+    }
+    HttpReply reply;
+    try {
+      reply = (*handler_)("GET", std::string(request.target()));
+    } catch (const std::exception& e) {
+      LOG(ERROR) << "[admin_http] " << request.target() << " failed: " << e.what();
+      reply = {500, "text/html; charset=utf-8",
+               ErrorPage(500, "Internal Server Error", "The page could not be built.")};
+    }
+    Respond(reply.status, reply.content_type, std::move(reply.body), keep_alive);
+  }
+
+  void Respond(int status, const std::string& content_type, std::string body, bool keep_alive) {
+    auto response = std::make_shared<http::response<http::string_body>>();
+    response->result(static_cast<unsigned>(status));
+    response->version(11);
+    response->set(http::field::server, "hbase-emulator");
+    response->set(http::field::content_type, content_type);
+    response->set(http::field::cache_control, "no-store");
+    response->keep_alive(keep_alive);
+    response->body() = std::move(body);
+    response->prepare_payload();
+    if (head_only_) response->body().clear();  // Content-Length stays that of the GET
+    http::async_write(stream_, *response,
+                      [self = shared_from_this(), response, keep_alive](beast::error_code ec,
+                                                                         size_t) {
+                        if (ec) return self->Close();
+                        if (!keep_alive) return self->Linger();
+                        self->Read();
+                      });
+  }
+
+  // Closing a socket with unread request bytes (the rest of a refused 100 KB header) makes
+  // the kernel send a reset, which can destroy the response before the client reads it. So:
+  // stop sending, read and discard until the client closes (or 2 s pass), then close.
+  void Linger() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.expires_after(std::chrono::seconds(2));
+    Drain();
+  }
+
+  void Drain() {
+    stream_.async_read_some(asio::buffer(drain_),
+                            [self = shared_from_this()](beast::error_code ec, size_t) {
+                              if (ec) return self->Close();
+                              self->Drain();
+                            });
+  }
+
+  void Close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    stream_.close();
+  }
+
+  beast::tcp_stream stream_;
+  const HttpHandler* const handler_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  bool head_only_ = false;
+  char drain_[4096];
+};
+
+}  // namespace
+
+class HttpServer::Impl {
+ public:
+  Impl(std::string bind_address, uint16_t port, HttpHandler handler)
+      : bind_address_(std::move(bind_address)),
+        requested_port_(port),
+        handler_(std::move(handler)),
+        acceptor_(io_) {}
+
+  ~Impl() { Stop(); }
+
+  bool Start(std::string* error) {
+    beast::error_code ec;
+    tcp::resolver resolver(io_);
+    auto endpoints = resolver.resolve(bind_address_, std::to_string(requested_port_),
+                                      tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+    if (ec || endpoints.empty()) {
+      *error = "cannot resolve bind address '" + bind_address_ + "': " + ec.message();
+      return false;
+    }
+    const tcp::endpoint endpoint = endpoints.begin()->endpoint();
+    if (acceptor_.open(endpoint.protocol(), ec) ||
+        acceptor_.set_option(tcp::acceptor::reuse_address(true), ec) ||
+        acceptor_.bind(endpoint, ec) || acceptor_.listen(asio::socket_base::max_listen_connections, ec)) {
+      *error = "cannot listen on " + bind_address_ + ":" + std::to_string(requested_port_) + ": " +
+               ec.message();
+      return false;
+    }
+    port_ = acceptor_.local_endpoint(ec).port();
+    Accept();
+    thread_ = std::thread([this] { io_.run(); });
+    started_ = true;
+    LOG(INFO) << "[admin_http] console on http://" << bind_address_ << ":" << port_ << "/";
+    return true;
+  }
+
+  uint16_t port() const { return port_; }
+
+  void Stop() {
+    if (!started_ || stopped_) return;
+    stopped_ = true;
+    io_.stop();  // abandons open connections; their sockets close with the io_context
+    if (thread_.joinable()) thread_.join();
+    // The loop no longer runs, so the listener can be closed from here: the port is free
+    // as soon as Stop returns.
+    beast::error_code ec;
+    acceptor_.close(ec);
+  }
+
+ private:
+  void Accept() {
+    acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
+      if (ec == asio::error::operation_aborted) return;
+      if (!ec) std::make_shared<Session>(std::move(socket), &handler_)->Start();
+      Accept();
+    });
+  }
+
+  const std::string bind_address_;
+  const uint16_t requested_port_;
+  const HttpHandler handler_;
+  asio::io_context io_{1};
+  tcp::acceptor acceptor_;
+  std::thread thread_;
+  uint16_t port_ = 0;
+  bool started_ = false;
+  bool stopped_ = false;
+};
+
+HttpServer::HttpServer(std::string bind_address, uint16_t port, HttpHandler handler)
+    : impl_(std::make_unique<Impl>(std::move(bind_address), port, std::move(handler))) {}
+HttpServer::~HttpServer() = default;
+bool HttpServer::Start(std::string* error) { return impl_->Start(error); }
+uint16_t HttpServer::port() const { return impl_->port(); }
+void HttpServer::Stop() { impl_->Stop(); }
+
+}  // namespace hbemu::server::admin

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace hbemu::server::admin {
+
+// What a handler answers for one request.
+struct HttpReply {
+  int status = 200;
+  std::string content_type = "text/html; charset=utf-8";
+  std::string body;
+};
+
+// Called on the server's own thread, one request at a time. `target` is the raw request target
+// (path and query, still percent-encoded).
+using HttpHandler = std::function<HttpReply(const std::string& method, const std::string& target)>;
+
+// A small HTTP/1.1 server (Boost.Beast) for the admin console, on one thread of its own so a
+// slow page never holds up a Thrift call. Requests are read with bounded headers (16 KiB) and
+// bodies (64 KiB); what Beast refuses is answered with 431, 413 or 400 before the handler sees
+// it, and only GET and HEAD reach the handler (405 otherwise): the console never changes data.
+// Connections are kept alive as the client asks, and closed after 30 s without a request.
+//
+// Start and Stop are called from one controlling thread; Start at most once.
+class HttpServer {
+ public:
+  HttpServer(std::string bind_address, uint16_t port, HttpHandler handler);
+  ~HttpServer();  // calls Stop()
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and listens; false with *error set when it cannot.
+  bool Start(std::string* error);
+  // The bound port (useful after asking for port 0). Valid after a successful Start.
+  uint16_t port() const;
+  // Stops serving and joins the thread; the port is free when it returns. Connections still
+  // open are closed when the object is destroyed. Idempotent.
+  void Stop();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hbemu::server::admin

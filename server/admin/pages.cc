@@ -1,0 +1,318 @@
+#include "server/admin/pages.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "server/admin/console.h"
+
+namespace hbemu::server::admin {
+namespace {
+
+using nlohmann::json;
+
+const char kStyle[] = R"CSS(
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
+header{background:#1d2430;color:#fff;padding:10px 20px;display:flex;gap:20px;align-items:baseline}
+header a{color:#cfe3ff;text-decoration:none}header b{font-size:1.1em}
+main{padding:16px 20px}h1{font-size:1.4em;margin:.2em 0 .6em}h2{font-size:1.1em;margin:1.2em 0 .4em}
+table{border-collapse:collapse;background:#fff;margin-bottom:8px}
+th,td{border:1px solid #d8dde6;padding:3px 8px;text-align:left;font-size:.9em;vertical-align:top}
+th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.heat td.heat{width:34px;text-align:center;font-size:.75em;padding:2px}
+.tag{display:inline-block;padding:1px 7px;border-radius:9px;font-size:.85em}
+.hot{background:#ffd9cf;color:#8a1c00}.even{background:#d6f5dc;color:#135c24}
+.mixed{background:#fff1c2;color:#6b5200}.idle{background:#e4e7ec}
+code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
+form{margin:8px 0}input,select{font:inherit}.muted{color:#6b7585}
+)CSS";
+
+std::string E(const std::string& s) { return HtmlEscape(s); }
+std::string E(const json& j) {
+  if (j.is_string()) return HtmlEscape(j.get<std::string>());
+  if (j.is_null()) return "";
+  return HtmlEscape(j.dump());
+}
+
+std::string Page(const std::string& title, const std::string& body) {
+  return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + E(title) +
+         " - hbase-emulator</title><style>" + kStyle +
+         "</style></head><body><header><b>hbase-emulator</b><a href=\"/\">Overview</a>"
+         "<a href=\"/tables\">Tables</a><a href=\"/metrics\">Metrics</a></header><main>" +
+         body + "</main></body></html>\n";
+}
+
+std::string Bytes(uint64_t n) {
+  char buf[32];
+  if (n >= (1ull << 30)) {
+    std::snprintf(buf, sizeof(buf), "%.1f GiB", n / 1073741824.0);
+  } else if (n >= (1ull << 20)) {
+    std::snprintf(buf, sizeof(buf), "%.1f MiB", n / 1048576.0);
+  } else if (n >= 1024) {
+    std::snprintf(buf, sizeof(buf), "%.1f KiB", n / 1024.0);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(n));
+  }
+  return buf;
+}
+
+// Percent-encodes a path segment or query value.
+std::string UrlEncode(const std::string& s) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string Td(const std::string& html, bool num = false) {
+  return std::string(num ? "<td class=\"num\">" : "<td>") + html + "</td>";
+}
+
+// A heat cell: background from white to red by count/max.
+std::string HeatCell(uint64_t count, uint64_t max) {
+  const double f = max == 0 ? 0 : static_cast<double>(count) / static_cast<double>(max);
+  char style[96];
+  std::snprintf(style, sizeof(style), "background:rgba(214,48,20,%.2f);color:%s", f,
+                f > 0.6 ? "#fff" : "#1d2430");
+  return "<td class=\"heat\" data-count=\"" + std::to_string(count) + "\" style=\"" + style +
+         "\">" + (count ? std::to_string(count) : "") + "</td>";
+}
+
+// Rows of a heat table: label, one cell per window (reads + writes), then the total.
+std::string HeatRows(const json& entries, const std::string& label_key, const char* row_class) {
+  uint64_t max = 0;
+  for (const json& e : entries) {
+    for (int w = 0; w < static_cast<int>(e["window_reads"].size()); ++w) {
+      max = std::max(max, e["window_reads"][w].get<uint64_t>() + e["window_writes"][w].get<uint64_t>());
+    }
+  }
+  std::string html;
+  for (const json& e : entries) {
+    const std::string label = label_key == "region" ? "region " + e["region"].dump()
+                                                     : e[label_key].get<std::string>();
+    html += "<tr class=\"" + std::string(row_class) + "\" data-label=\"" + E(label) +
+            "\" data-writes=\"" + e["writes"].dump() + "\" data-reads=\"" + e["reads"].dump() +
+            "\"><th class=\"mono\">" + E(label) + "</th>";
+    for (size_t w = 0; w < e["window_reads"].size(); ++w) {
+      html += HeatCell(e["window_reads"][w].get<uint64_t>() + e["window_writes"][w].get<uint64_t>(),
+                       max);
+    }
+    html += Td(e["reads"].dump(), true) + Td(e["writes"].dump(), true) + "</tr>";
+  }
+  return html;
+}
+
+std::string HeatHeader(const json& heat) {
+  std::string html = "<tr><th></th>";
+  const int windows = heat["windows"].get<int>();
+  const int seconds = heat["window_seconds"].get<int>();
+  for (int w = 0; w < windows; ++w) {
+    const int ago = (windows - 1 - w) * seconds;
+    html += "<th class=\"muted\">" + (ago == 0 ? std::string("now") : "-" + std::to_string(ago) + "s") + "</th>";
+  }
+  return html + "<th>reads</th><th>writes</th></tr>";
+}
+
+std::string FamiliesTable(const json& families) {
+  std::string html = "<table class=\"families\"><tr><th>family</th><th>properties</th></tr>";
+  for (const json& f : families) {
+    std::string props;
+    for (auto it = f.begin(); it != f.end(); ++it) {
+      if (it.key() == "name") continue;
+      props += "<code>" + E(it.key()) + " =&gt; " + E(it.value().is_string() ? it.value().get<std::string>() : it.value().dump()) + "</code>, ";
+    }
+    html += "<tr><td class=\"mono\">" + E(f["name"]) + "</td><td>" + props + "</td></tr>";
+  }
+  return html + "</table>";
+}
+
+std::string RegionsTable(const json& regions) {
+  std::string html = "<table class=\"regions\"><tr><th>#</th><th>start key</th><th>end key</th></tr>";
+  for (const json& r : regions) {
+    html += "<tr class=\"region\">" + Td(r["index"].dump(), true) + "<td class=\"mono\">" + E(r["start"]) +
+            "</td><td class=\"mono\">" + E(r["end"]) + "</td></tr>";
+  }
+  return html + "</table>";
+}
+
+}  // namespace
+
+std::string RenderOverviewPage(const json& o) {
+  std::string b = "<h1>Overview</h1><table id=\"summary\">";
+  b += "<tr><th>version</th><td id=\"version\">" + E(o["version"]) + "</td></tr>";
+  b += "<tr><th>up since</th><td>" + E(o["started"]) + " (" + o["uptime_seconds"].dump() + " s)</td></tr>";
+  b += "<tr><th>data</th><td id=\"storage\" class=\"mono\">" + E(o["storage"]) + "</td></tr>";
+  b += "<tr><th>store size</th><td>" + Bytes(o["store_table_file_bytes"].get<uint64_t>()) +
+       " in table files";
+  if (o.contains("store_disk_bytes")) b += ", " + Bytes(o["store_disk_bytes"].get<uint64_t>()) + " on disk";
+  if (o.contains("store_memory_bytes")) b += ", " + Bytes(o["store_memory_bytes"].get<uint64_t>()) + " in memory";
+  b += "</td></tr>";
+  b += "<tr><th>open scanners</th><td id=\"scanners-open\">" + o["scanners_open"].dump() + "</td></tr>";
+  b += "<tr><th>calls / errors</th><td><span id=\"calls\">" + o["calls"].dump() +
+       "</span> / <span id=\"errors\">" + o["errors"].dump() + "</span></td></tr>";
+  b += "<tr><th>process</th><td>" + Bytes(o["process"]["resident_bytes"].get<uint64_t>()) + " resident, " +
+       E(o["process"]["cpu_seconds"].dump()) + " s CPU, " + o["process"]["threads"].dump() + " threads</td></tr>";
+  b += "</table><h2>Ports</h2><table id=\"ports\"><tr><th>service</th><th>address</th><th>insists on</th>"
+       "<th>connections by mode</th><th>bytes in / out</th><th>scanners open / expired</th></tr>";
+  const std::string host = o["bind_address"].get<std::string>();
+  for (const json& s : o["services"]) {
+    std::string conns;
+    for (auto it = s["connections"].begin(); it != s["connections"].end(); ++it) {
+      if (it.value().get<int64_t>() != 0) conns += E(it.key()) + ": " + it.value().dump() + " ";
+    }
+    b += "<tr class=\"service\">" + Td(E(s["name"])) + Td("<code>" + E(host) + ":" + s["port"].dump() + "</code>") +
+         Td(E(s["modes"])) + Td(conns.empty() ? "none" : conns) +
+         Td(s.value("bytes_in", json(0)).dump() + " / " + s.value("bytes_out", json(0)).dump(), true) +
+         Td(s.value("scanners_open", json(0)).dump() + " / " + s.value("scanners_expired", json(0)).dump(), true) + "</tr>";
+  }
+  b += "<tr>" + Td("admin") + Td("<code>" + E(host) + ":" + o["admin_port"].dump() + "</code>") +
+       Td("HTTP") + Td("") + Td("") + Td("") + "</tr></table>";
+  b += "<h2>Calls by method</h2><table id=\"methods\"><tr><th>service</th><th>method</th><th>ok</th>"
+       "<th>errors</th><th>calls/s (last 20 s)</th></tr>";
+  for (const json& m : o["methods"]) {
+    char rate[32];
+    std::snprintf(rate, sizeof(rate), "%.1f", m["per_second"].get<double>());
+    b += "<tr class=\"method\">" + Td(E(m["service"])) + Td("<code>" + E(m["method"]) + "</code>") +
+         Td(m["ok"].dump(), true) + Td(m["errors"].dump(), true) + Td(rate, true) + "</tr>";
+  }
+  b += "</table>";
+  return Page("Overview", b);
+}
+
+std::string RenderTablesPage(const json& t) {
+  std::string b = "<h1>Namespaces and tables</h1><p>Namespaces: ";
+  for (const json& ns : t["namespaces"]) {
+    std::string config;
+    for (auto it = ns["configuration"].begin(); it != ns["configuration"].end(); ++it) {
+      config += " " + E(it.key()) + "=" + E(it.value());
+    }
+    b += "<code class=\"namespace\">" + E(ns["name"]) + (config.empty() ? "" : " {" + config + " }") + "</code> ";
+  }
+  b += "</p><table id=\"tables\"><tr><th>table</th><th>state</th><th>families</th><th>regions</th>"
+       "<th>stored rows</th><th>stored cells</th><th>approx. bytes</th></tr>";
+  for (const json& table : t["tables"]) {
+    const std::string name = table["name"].get<std::string>();
+    std::string families;
+    for (const json& f : table["families"]) families += "<code>" + E(f["name"]) + "</code> ";
+    const bool complete = table.value("counts_complete", true);
+    b += "<tr class=\"table\" data-name=\"" + E(name) + "\"><td><a href=\"/table/" + UrlEncode(name) +
+         "\">" + E(name) + "</a></td>" + Td(table["enabled"].get<bool>() ? "enabled" : "disabled") +
+         Td(families) + Td(std::to_string(table["regions"].size()), true) +
+         Td((complete ? "" : "&ge; ") + table.value("stored_rows", json(0)).dump(), true) +
+         Td((complete ? "" : "&ge; ") + table.value("stored_cells", json(0)).dump(), true) +
+         Td(Bytes(table.value("approximate_bytes", json(0)).get<uint64_t>()), true) + "</tr>";
+  }
+  b += "</table><p class=\"muted\">Stored rows and cells count what LevelDB holds (every version "
+       "and delete marker not yet compacted away).</p>";
+  for (const json& table : t["tables"]) {
+    b += "<h2>" + E(table["name"]) + "</h2>" + FamiliesTable(table["families"]) +
+         RegionsTable(table["regions"]);
+  }
+  return Page("Tables", b);
+}
+
+std::string RenderTablePage(const json& t) {
+  const std::string name = t["name"].get<std::string>();
+  const json& heat = t["heat"];
+  const json& spread = heat["spread"];
+  const std::string kind = spread["kind"].get<std::string>();
+  std::string b = "<h1 id=\"table-name\">" + E(name) + "</h1>";
+  b += "<p>" + std::string(t["enabled"].get<bool>() ? "enabled" : "disabled") + " &middot; created " +
+       E(t["created"]) + " &middot; <span id=\"region-count\" data-count=\"" +
+       std::to_string(t["regions"].size()) + "\">" + std::to_string(t["regions"].size()) +
+       " region(s)</span> &middot; " + t.value("stored_rows", json(0)).dump() + " stored rows, " +
+       t.value("stored_cells", json(0)).dump() + " stored cells &middot; <a href=\"/browse/" +
+       UrlEncode(name) + "\">browse data</a></p>";
+  b += "<p>Rows read by calls: <b id=\"rows-read\">" + t["rows_read"].dump() +
+       "</b>, written: <b id=\"rows-written\">" + t["rows_written"].dump() + "</b></p>";
+  b += "<h2>Row-key heat map</h2><p>Key spread: <span id=\"spread\" class=\"tag " + E(kind) +
+       "\" data-spread=\"" + E(kind) + "\">" + E(kind) + "</span> ";
+  if (kind != "idle") {
+    char share[32];
+    std::snprintf(share, sizeof(share), "%.0f%%", 100 * spread["hottest_share"].get<double>());
+    b += "<span class=\"muted\">" + spread["buckets_used"].dump() + " prefix bucket(s) used; the busiest, <code>" +
+         E(spread["hottest_bucket"]) + "</code>, has " + share + " of the operations</span>";
+  }
+  b += "</p><p class=\"muted\">A bucket is the first byte of the row key. Columns are " +
+       heat["window_seconds"].dump() + "-second windows, oldest first; a cell counts reads and "
+       "writes. A monotonic key (a counter or timestamp in front) shows as one hot row; a salted "
+       "or hashed key as an even band.</p>";
+  b += "<h2>By region</h2><table id=\"heat-regions\" class=\"heat\">" + HeatHeader(heat) +
+       HeatRows(heat["regions"], "region", "heat-region") + "</table>";
+  b += "<h2>By key prefix</h2><table id=\"heat-buckets\" class=\"heat\" data-buckets=\"" +
+       std::to_string(heat["buckets"].size()) + "\">" + HeatHeader(heat) +
+       HeatRows(heat["buckets"], "bucket", "heat-bucket") + "</table>";
+  std::string attributes;
+  for (auto it = t["attributes"].begin(); it != t["attributes"].end(); ++it) {
+    attributes += "<code>" + E(it.key()) + " =&gt; " + E(it.value()) + "</code>, ";
+  }
+  b += "<p>Durability <code>" + E(t["durability"]) + "</code>" +
+       (attributes.empty() ? "" : "; attributes " + attributes) + "</p>";
+  b += "<h2>Families</h2>" + FamiliesTable(t["families"]);
+  b += "<h2>Regions</h2>" + RegionsTable(t["regions"]);
+  return Page(name, b);
+}
+
+std::string RenderBrowsePage(const json& r, const std::string& format) {
+  const std::string name = r["table"].get<std::string>();
+  std::string b = "<h1>Browse <a href=\"/table/" + UrlEncode(name) + "\">" + E(name) + "</a></h1>";
+  b += "<form method=\"get\" action=\"/browse/" + UrlEncode(name) + "\">start row <input name=\"start\" value=\"" +
+       E(r["start"]) + "\"> prefix <input name=\"prefix\" value=\"" + E(r["prefix"]) +
+       "\"> rows <input name=\"limit\" size=\"4\" value=\"" + r["limit"].dump() +
+       "\"> values as <select name=\"format\">";
+  for (const char* f : {"text", "hex", "long"}) {
+    b += std::string("<option") + (format == f ? " selected" : "") + ">" + f + "</option>";
+  }
+  b += "</select> <label><input type=\"checkbox\" name=\"markers\" value=\"1\"" +
+       std::string(r["markers"].get<bool>() ? " checked" : "") +
+       "> delete markers</label> <button>Scan</button></form>";
+  b += "<table id=\"cells\"><tr><th>row</th><th>family:qualifier</th><th>timestamp</th><th>UTC</th>"
+       "<th>type</th><th>value (" + E(format) + ")</th></tr>";
+  for (const json& row : r["rows"]) {
+    bool first = true;
+    for (const json& c : row["cells"]) {
+      std::string value;
+      if (c.contains("text")) {
+        if (format == "hex") {
+          value = E(c["hex"]);
+        } else if (format == "long") {
+          value = c["long"].is_null() ? "<span class=\"muted\">(not 8 bytes)</span>" : c["long"].dump();
+        } else {
+          value = E(c["text"]);
+        }
+      }
+      b += "<tr class=\"cell\" data-row=\"" + E(row["key"]) + "\" data-type=\"" + E(c["type"]) + "\">" +
+           "<td class=\"mono row-key\">" + (first ? E(row["key"]) : "") + "</td><td class=\"mono\">" +
+           E(c["family"]) + ":" + E(c["qualifier"]) + "</td>" + Td(c["timestamp"].dump(), true) +
+           "<td class=\"mono\">" + E(c["date"]) + "</td>" + Td(E(c["type"])) +
+           "<td class=\"mono value\">" + value + "</td></tr>";
+      first = false;
+    }
+  }
+  b += "</table>";
+  if (r.contains("next_start")) {
+    if (r["next_start"].is_null()) {
+      b += "<p class=\"muted\">More rows follow, from a row key that is not UTF-8 text.</p>";
+    } else {
+      b += "<p><a id=\"next-page\" href=\"/browse/" + UrlEncode(name) + "?start=" +
+           UrlEncode(r["next_start"].get<std::string>()) + "&prefix=" + UrlEncode(r["prefix"].get<std::string>()) +
+           "&limit=" + r["limit"].dump() + "&format=" + UrlEncode(format) +
+           (r["markers"].get<bool>() ? "&markers=1" : "") + "\">next page &rarr;</a></p>";
+    }
+  }
+  return Page("Browse " + name, b);
+}
+
+std::string RenderErrorPage(int status, const std::string& message) {
+  return Page(std::to_string(status), "<h1 id=\"error\">" + std::to_string(status) + "</h1><p id=\"error-message\">" +
+                                          E(message) + "</p>");
+}
+
+}  // namespace hbemu::server::admin

@@ -1,0 +1,129 @@
+#include "server/admin/heat_map.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace hbemu::server::admin {
+namespace {
+
+uint64_t Sum(const std::array<uint64_t, kBuckets>& counts) {
+  uint64_t sum = 0;
+  for (uint64_t c : counts) sum += c;
+  return sum;
+}
+
+TEST(HeatMapTest, BucketIsTheFirstByteOfTheRow) {
+  EXPECT_EQ(BucketOf("row1"), 'r');
+  EXPECT_EQ(BucketOf(std::string("\xff\x00", 2)), 0xff);
+  EXPECT_EQ(BucketOf(std::string("\x00z", 2)), 0);
+  EXPECT_EQ(BucketOf(""), 0);
+}
+
+TEST(HeatMapTest, BucketLabelShowsPrintableBytesAndEscapesTheRest) {
+  EXPECT_EQ(BucketLabel('a'), "a");
+  EXPECT_EQ(BucketLabel(0), "\\x00");
+  EXPECT_EQ(BucketLabel(' '), "\\x20");
+  EXPECT_EQ(BucketLabel(0xff), "\\xFF");
+}
+
+TEST(HeatMapTest, RegionOfFollowsSplitKeysWithInclusiveStarts) {
+  const std::vector<std::string> splits = {"b", "d"};
+  EXPECT_EQ(RegionOf(splits, ""), 0);
+  EXPECT_EQ(RegionOf(splits, "a\xff"), 0);
+  EXPECT_EQ(RegionOf(splits, "b"), 1);  // a region starts at its split key
+  EXPECT_EQ(RegionOf(splits, "c"), 1);
+  EXPECT_EQ(RegionOf(splits, "d"), 2);
+  EXPECT_EQ(RegionOf(splits, "zzz"), 2);
+  EXPECT_EQ(RegionOf({}, "anything"), 0);
+}
+
+TEST(HeatMapTest, RegionsBeyondTheCapShareTheLastColumn) {
+  std::vector<std::string> splits;
+  for (int i = 0; i < 100; ++i) splits.push_back(std::string(1, static_cast<char>(i + 1)));
+  EXPECT_EQ(RegionOf(splits, std::string(1, static_cast<char>(99))), kMaxRegions - 1);
+}
+
+TEST(HeatMapTest, MonotonicKeysHeatOneBucketAndSaltedKeysSpreadEvenly) {
+  HeatMap monotonic;
+  HeatMap salted;
+  const char* salts = "0123456789abcdef";
+  for (int i = 0; i < 160; ++i) {
+    monotonic.Record("row" + std::to_string(100000 + i), /*write=*/true, 1000);
+    salted.Record(std::string(1, salts[i % 16]) + ":" + std::to_string(100000 + i), true, 1000);
+  }
+  HeatMap::Snapshot m = monotonic.Read(1000);
+  HeatMap::Snapshot s = salted.Read(1000);
+  EXPECT_EQ(m.total_writes['r'], 160u);
+  EXPECT_EQ(Sum(m.total_writes), 160u);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(s.total_writes[static_cast<unsigned char>(salts[i])], 10u);
+  EXPECT_EQ(Sum(s.total_writes), 160u);
+  EXPECT_EQ(Sum(s.total_reads), 0u);
+  // The current window is the last column.
+  EXPECT_EQ(m.writes[kWindows - 1]['r'], 160u);
+  EXPECT_EQ(m.first_window + kWindows - 1, WindowOf(1000));
+}
+
+TEST(HeatMapTest, WindowsMoveWithTimeAndOldOnesAreRecycled) {
+  HeatMap heat;
+  heat.Record("a", false, 0);
+  heat.Record("a", false, kWindowSeconds);  // the next window
+  heat.Record("a", false, kWindowSeconds);
+  HeatMap::Snapshot now = heat.Read(kWindowSeconds);
+  EXPECT_EQ(now.reads[kWindows - 2]['a'], 1u);
+  EXPECT_EQ(now.reads[kWindows - 1]['a'], 2u);
+  // kWindows windows later the first window's slot is reused and starts from zero.
+  const int64_t later = static_cast<int64_t>(kWindows) * kWindowSeconds;
+  heat.Record("b", false, later);
+  HeatMap::Snapshot after = heat.Read(later);
+  EXPECT_EQ(after.reads[kWindows - 1]['a'], 0u);
+  EXPECT_EQ(after.reads[kWindows - 1]['b'], 1u);
+  EXPECT_EQ(after.reads[kWindows - 2]['a'], 0u);  // window 11: never written
+  EXPECT_EQ(after.reads[0]['a'], 2u);             // window 1 is still within reach
+  EXPECT_EQ(after.total_reads['a'], 3u);          // totals never forget
+}
+
+TEST(HeatMapTest, StaleClockReadingIsDroppedFromWindowsButKeptInTotals) {
+  HeatMap heat;
+  const int64_t later = static_cast<int64_t>(kWindows) * kWindowSeconds;
+  heat.Record("x", true, later);
+  heat.Record("x", true, 0);  // same slot, older window: must not clear the newer one
+  HeatMap::Snapshot s = heat.Read(later);
+  EXPECT_EQ(s.writes[kWindows - 1]['x'], 1u);
+  EXPECT_EQ(s.total_writes['x'], 2u);
+}
+
+TEST(HeatMapTest, CountsPerRegionFollowTheSplitKeys) {
+  HeatMap heat;
+  heat.SetRegions({"m"});
+  heat.Record("a", true, 5);
+  heat.Record("n", true, 5);
+  heat.Record("z", false, 5);
+  HeatMap::Snapshot s = heat.Read(5);
+  EXPECT_EQ(s.regions, 2);
+  EXPECT_EQ(s.region_total_writes[0], 1u);
+  EXPECT_EQ(s.region_total_writes[1], 1u);
+  EXPECT_EQ(s.region_total_reads[1], 1u);
+  EXPECT_EQ(s.region_writes[kWindows - 1][1], 1u);
+  // New boundaries start the region counts again.
+  heat.SetRegions({"c", "m"});
+  s = heat.Read(5);
+  EXPECT_EQ(s.regions, 3);
+  EXPECT_EQ(s.region_total_writes[1], 0u);
+  EXPECT_EQ(heat.split_keys(), (std::vector<std::string>{"c", "m"}));
+}
+
+TEST(WindowedCounterTest, RateUsesTheLastTwoCompleteWindows) {
+  WindowedCounter counter;
+  counter.Add(0, 30);
+  counter.Add(kWindowSeconds, 10);
+  counter.Add(2 * kWindowSeconds, 500);  // the window still filling is left out
+  EXPECT_DOUBLE_EQ(counter.RatePerSecond(2 * kWindowSeconds), 40.0 / (2 * kWindowSeconds));
+  std::array<uint64_t, kWindows> counts = counter.Read(2 * kWindowSeconds);
+  EXPECT_EQ(counts[kWindows - 1], 500u);
+  EXPECT_EQ(counts[kWindows - 3], 30u);
+}
+
+}  // namespace
+}  // namespace hbemu::server::admin

@@ -1,0 +1,96 @@
+#include "server/admin/http_server.h"
+
+#include <string>
+
+#include <boost/asio.hpp>
+#include <gtest/gtest.h>
+
+namespace hbemu::server::admin {
+namespace {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+// Sends `request` raw and reads until the server closes or a full response with `Connection:
+// close` arrives.
+std::string Exchange(uint16_t port, const std::string& request) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+  asio::write(socket, asio::buffer(request));
+  std::string response;
+  boost::system::error_code ec;
+  char buf[4096];
+  for (;;) {
+    const size_t n = socket.read_some(asio::buffer(buf), ec);
+    if (ec) break;
+    response.append(buf, n);
+  }
+  return response;
+}
+
+class HttpServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<HttpServer>("127.0.0.1", 0, [this](const std::string& method,
+                                                                   const std::string& target) {
+      ++calls_;
+      return HttpReply{200, "text/plain", method + " " + target};
+    });
+    std::string error;
+    ASSERT_TRUE(server_->Start(&error)) << error;
+  }
+
+  std::unique_ptr<HttpServer> server_;
+  int calls_ = 0;
+};
+
+TEST_F(HttpServerTest, GetReachesTheHandlerWithItsTarget) {
+  const std::string r = Exchange(server_->port(),
+                                 "GET /table/t?x=%41 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r;
+  EXPECT_NE(r.find("GET /table/t?x=%41"), std::string::npos);
+}
+
+TEST_F(HttpServerTest, KeepAliveServesSeveralRequestsOnOneConnection) {
+  const std::string r = Exchange(server_->port(),
+                                 "GET /a HTTP/1.1\r\nHost: a\r\n\r\n"
+                                 "GET /b HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+  EXPECT_NE(r.find("GET /a"), std::string::npos);
+  EXPECT_NE(r.find("GET /b"), std::string::npos);
+  EXPECT_EQ(calls_, 2);
+}
+
+TEST_F(HttpServerTest, WritesAreRefusedWith405) {
+  const std::string r = Exchange(server_->port(),
+                                 "POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n"
+                                 "Connection: close\r\n\r\nhi");
+  EXPECT_EQ(r.rfind("HTTP/1.1 405", 0), 0u) << r;
+  EXPECT_EQ(calls_, 0);
+}
+
+TEST_F(HttpServerTest, HugeHeadersAreRefusedWith431) {
+  const std::string r = Exchange(server_->port(), "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " +
+                                                      std::string(64 * 1024, 'x') + "\r\n\r\n");
+  EXPECT_EQ(r.rfind("HTTP/1.1 431", 0), 0u) << r.substr(0, 200);
+  EXPECT_EQ(calls_, 0);
+}
+
+TEST_F(HttpServerTest, GarbageIsRefusedWith400) {
+  const std::string r = Exchange(server_->port(), "\x01\x02 not http\r\n\r\n");
+  EXPECT_EQ(r.rfind("HTTP/1.1 400", 0), 0u) << r;
+}
+
+TEST_F(HttpServerTest, StopIsIdempotentAndFreesThePort) {
+  const uint16_t port = server_->port();
+  server_->Stop();
+  server_->Stop();
+  HttpServer again("127.0.0.1", port, [](const std::string&, const std::string&) {
+    return HttpReply{};
+  });
+  std::string error;
+  EXPECT_TRUE(again.Start(&error)) << error;
+}
+
+}  // namespace
+}  // namespace hbemu::server::admin

@@ -1,0 +1,139 @@
+#include "server/admin/metrics.h"
+
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace hbemu::server::admin {
+namespace {
+
+uint64_t LatencyCount(const MethodStats& m) {
+  uint64_t n = 0;
+  for (const auto& c : m.latency) n += c.load();
+  return n;
+}
+
+TEST(MetricsTest, CallScopeCountsOneCallPerDispatchWithItsOutcome) {
+  Metrics metrics;
+  { CallScope call(&metrics, "thrift1", "getRow"); }
+  {
+    CallScope call(&metrics, "thrift1", "getRow");
+    NoteCallFailed();
+  }
+  { CallScope call(&metrics, "thrift2", "get"); }
+  MethodStats* get_row = metrics.Method("thrift1", "getRow");
+  EXPECT_EQ(get_row->calls[0].load(), 1u);
+  EXPECT_EQ(get_row->calls[1].load(), 1u);
+  EXPECT_EQ(LatencyCount(*get_row), 2u);
+  EXPECT_EQ(metrics.Method("thrift2", "get")->calls[0].load(), 1u);
+  // Same method name, other service: its own entry.
+  EXPECT_EQ(metrics.Method("thrift2", "getRow")->calls[0].load(), 0u);
+  ASSERT_EQ(metrics.Methods().size(), 3u);
+}
+
+TEST(MetricsTest, AnExceptionLeavingTheDispatchCountsAsAnError) {
+  Metrics metrics;
+  try {
+    CallScope call(&metrics, "thrift1", "mutateRow");
+    throw std::runtime_error("bad message");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(metrics.Method("thrift1", "mutateRow")->calls[1].load(), 1u);
+}
+
+TEST(MetricsTest, RowNotesCountPerTableOnlyInsideACall) {
+  Metrics metrics;
+  NoteWrite("t", "row1");  // no call on this thread: nothing counted, nothing created
+  EXPECT_TRUE(metrics.Tables().empty());
+  {
+    CallScope call(&metrics, "thrift1", "mutateRows");
+    NoteWrite("t", "row1");
+    NoteWrite("t", "row2");
+    NoteRead("ns:u", "x");
+  }
+  TableStats* t = metrics.Table("t");
+  EXPECT_EQ(t->rows_written.load(), 2u);
+  EXPECT_EQ(t->rows_read.load(), 0u);
+  EXPECT_EQ(t->heat.Read(Metrics::NowSeconds()).total_writes['r'], 2u);
+  EXPECT_EQ(metrics.Table("ns:u")->rows_read.load(), 1u);
+}
+
+TEST(MetricsTest, NullMetricsCountsNothing) {
+  CallScope call(nullptr, "thrift1", "getRow");
+  NoteWrite("t", "r");
+  NoteCallFailed();
+  SUCCEED();  // nothing to count into; must simply not crash
+}
+
+TEST(MetricsTest, NestedScopesRestoreTheOuterCall) {
+  Metrics outer_metrics;
+  Metrics inner_metrics;
+  CallScope outer(&outer_metrics, "thrift1", "a");
+  { CallScope inner(&inner_metrics, "thrift1", "b"); }
+  NoteWrite("t", "r");
+  EXPECT_EQ(outer_metrics.Table("t")->rows_written.load(), 1u);
+  EXPECT_TRUE(inner_metrics.Tables().empty());
+}
+
+TEST(MetricsTest, TwoObjectsNeverShareEntriesThroughThePerThreadCache) {
+  Metrics a;
+  Metrics b;
+  MethodStats* in_a = a.Method("thrift1", "get");
+  MethodStats* in_b = b.Method("thrift1", "get");
+  EXPECT_NE(in_a, in_b);
+  EXPECT_EQ(a.Method("thrift1", "get"), in_a);
+  EXPECT_EQ(b.Method("thrift1", "get"), in_b);
+}
+
+TEST(MetricsTest, CountsFromManyThreadsAddUpExactly) {
+  Metrics metrics;
+  constexpr int kThreads = 4;
+  constexpr int kCalls = 5000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&metrics, t] {
+      for (int i = 0; i < kCalls; ++i) {
+        CallScope call(&metrics, "thrift1", "mutateRow");
+        NoteWrite("t" + std::to_string(t % 2), "row");
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(metrics.Method("thrift1", "mutateRow")->calls[0].load(), uint64_t{kThreads * kCalls});
+  EXPECT_EQ(metrics.Table("t0")->rows_written.load(), uint64_t{kThreads / 2 * kCalls});
+  EXPECT_EQ(metrics.Table("t1")->rows_written.load(), uint64_t{kThreads / 2 * kCalls});
+}
+
+TEST(MetricsTest, ATablesRegionsAreKnownFromItsFirstCountedCall) {
+  Metrics metrics;
+  metrics.SetRegionSource([](std::string_view table) {
+    return table == "split" ? std::vector<std::string>{"m"} : std::vector<std::string>{};
+  });
+  {
+    CallScope call(&metrics, "thrift1", "mutateRow");
+    NoteWrite("split", "a");
+    NoteWrite("split", "x");
+    NoteWrite("plain", "x");
+  }
+  HeatMap::Snapshot split = metrics.Table("split")->heat.Read(Metrics::NowSeconds());
+  EXPECT_EQ(split.regions, 2);
+  EXPECT_EQ(split.region_total_writes[0], 1u);
+  EXPECT_EQ(split.region_total_writes[1], 1u);
+  EXPECT_EQ(metrics.Table("plain")->heat.Read(Metrics::NowSeconds()).regions, 1);
+}
+
+TEST(MetricsTest, LatencyLandsInTheBucketOfItsUpperBound) {
+  MethodStats m("thrift1", "get");
+  m.Record(Outcome::kOk, 50, 0);    // <= 50 us: first bucket
+  m.Record(Outcome::kOk, 51, 0);    // second bucket
+  m.Record(Outcome::kOk, 99999999, 0);  // +Inf
+  EXPECT_EQ(m.latency[0].load(), 1u);
+  EXPECT_EQ(m.latency[1].load(), 1u);
+  EXPECT_EQ(m.latency[kLatencyBuckets - 1].load(), 1u);
+  EXPECT_EQ(m.latency_sum_us.load(), 50u + 51u + 99999999u);
+}
+
+}  // namespace
+}  // namespace hbemu::server::admin
