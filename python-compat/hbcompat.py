@@ -6,7 +6,6 @@ code from Thrift IDL files, and opens raw Apache Thrift clients.
 
 import os
 import queue
-import re
 import signal
 import subprocess
 import sys
@@ -21,10 +20,9 @@ REPO = HERE.parent
 IDL = REPO / "thrift" / "Hbase.thrift"
 IDL2 = REPO / "thrift" / "THBaseService.thrift"
 
-# "hbase-emulator ready on HOST:PORT" (Thrift1), then other ports as " name=HOST:PORT".
-READY_RE = re.compile(r"^hbase-emulator ready on (?P<host>[^\s:]+|\[[^\]]+\]):(?P<port>\d+)"
-                      r"(?P<others>(?:\s+[a-z0-9]+=\S+)*)\s*$")
-OTHER_PORT_RE = re.compile(r"([a-z0-9]+)=(?:[^\s:]+|\[[^\]]+\]):(\d+)")
+# "hbase-emulator ready on HOST:PORT" (Thrift1), then other ports as " name=HOST:PORT": parsed
+# in one place, the installable package's server module.
+from hbase_emulator.server import parse_ready_line  # noqa: E402
 READY_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 15.0
 # Socket timeout for every client the suite opens, so a hung server fails a test instead of the run.
@@ -155,13 +153,10 @@ class EmulatorProcess:
                     pass
                 self._fail("stdout closed before the readiness line (exit code %s)" % self.proc.poll(), seen)
             seen.append(line)
-            m = READY_RE.match(line)
-            if m:
-                self.host = m.group("host").strip("[]")
-                self.port = int(m.group("port"))
-                self.ports = {"thrift1": self.port}
-                for name, port in OTHER_PORT_RE.findall(m.group("others")):
-                    self.ports[name] = int(port)
+            parsed = parse_ready_line(line)
+            if parsed:
+                self.host, self.ports = parsed
+                self.port = self.ports["thrift1"]
                 return self
 
     @property

@@ -26,6 +26,20 @@ if [ "$(cat "$stamp" 2>/dev/null || true)" != "$want" ]; then
   "$venv/bin/python" -m pip install --disable-pip-version-check -q -r "$here/requirements.txt"
   echo "$want" > "$stamp"
 fi
+# The package hbase_emulator (pytest plugin, reset, export/import) as a user gets it from
+# `pip install ./python-compat`: a real wheel build, so the tests see the installed entry points
+# and package data. Rebuilt only when its sources change.
+pkg_stamp="$venv/.hbase_emulator.sha256"
+pkg_want="$(cat "$here/pyproject.toml" "$here"/hbase_emulator/*.py "$here/hbase_emulator/THBaseService.thrift" \
+  | sha256sum | cut -d' ' -f1)"
+if [ "$(cat "$pkg_stamp" 2>/dev/null || true)" != "$pkg_want" ]; then
+  echo "python-compat: installing ./python-compat (hbase_emulator) into $venv"
+  rm -rf "$here/build" "$here"/*.egg-info
+  "$venv/bin/python" -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation \
+    --force-reinstall "$here"
+  rm -rf "$here/build" "$here"/*.egg-info
+  echo "$pkg_want" > "$pkg_stamp"
+fi
 
 # Raw Apache Thrift clients generated from our IDLs (packages `hbase` and `hbase2`), fresh every run,
 # not committed.

@@ -1,0 +1,89 @@
+"""The pytest plugin (package hbase_emulator, installed by run.sh as `pip install ./python-compat`
+does) drives a sample project in a subprocess, under pytest-xdist with two workers."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hbcompat
+
+SAMPLE = hbcompat.HERE / "plugin_sample"
+
+
+def run_sample(tmp_path, *args, env_extra=None):
+    env = dict(os.environ, HBASE_EMULATOR_BIN=str(hbcompat.emulator_bin()), SAMPLE_OUT=str(tmp_path))
+    env.update(env_extra or {})
+    env.pop("PYTEST_XDIST_WORKER", None)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + list(args),
+                          cwd=str(SAMPLE), env=env, capture_output=True, text=True, timeout=300)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _own_servers_only():
+    if hbcompat.external_target() is not None:
+        pytest.skip(hbcompat.RESTART_SKIP_REASON)
+
+
+def test_sample_project_passes_under_xdist_with_one_server_per_worker(tmp_path):
+    proc = run_sample(tmp_path, "-p", "xdist", "-n", "2", "--dist", "loadfile")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "6 passed, 2 skipped" in proc.stdout, proc.stdout
+    records = [json.loads(line) for f in sorted(tmp_path.glob("*.jsonl")) for line in f.read_text().splitlines()]
+    assert len(records) == 7  # the init-script test records, then skips
+    by_worker = {}
+    for r in records:
+        by_worker.setdefault(r["worker"], set()).add((r["pid"], r["port"]))
+    assert sorted(by_worker) == ["gw0", "gw1"]
+    # One server per worker, for the whole session, and not shared between workers.
+    assert all(len(servers) == 1 for servers in by_worker.values()), by_worker
+    assert len({s for servers in by_worker.values() for s in servers}) == 2
+
+
+def test_servers_are_stopped_after_the_session(tmp_path):
+    proc = run_sample(tmp_path, "-p", "xdist", "-n", "2", "--dist", "loadfile")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    pids = {json.loads(line)["pid"] for f in tmp_path.glob("*.jsonl") for line in f.read_text().splitlines()}
+    assert pids
+    for pid in pids:
+        assert not Path("/proc/%d" % pid).exists() or "zombie" in Path("/proc/%d/status" % pid).read_text()
+
+
+def test_missing_binary_fails_with_the_places_looked_at(tmp_path):
+    proc = run_sample(tmp_path, "-k", "write_then_read", "--hbase-emulator-bin", str(tmp_path / "nope"),
+                      env_extra={"PATH": "/usr/bin:/bin"})
+    assert proc.returncode != 0
+    assert "hbase-emulator binary not found" in proc.stdout, proc.stdout
+    assert str(tmp_path / "nope") in proc.stdout
+
+
+@pytest.fixture
+def server_has_init():
+    usage = subprocess.run([str(hbcompat.emulator_bin()), "--help"], capture_output=True, text=True)
+    if "--init" not in usage.stdout + usage.stderr:
+        pytest.skip("this hbase-emulator has no --init flag")
+
+
+def test_init_scripts_from_the_ini_option_run_before_the_first_test(tmp_path, server_has_init):
+    proc = run_sample(tmp_path, "-o", "hbase_emulator_init=schema.hbase", "-k", "init_script")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout, proc.stdout
+
+
+def test_a_failing_init_script_fails_the_fixture_with_the_server_output(tmp_path, server_has_init):
+    bad = tmp_path / "bad.hbase"
+    bad.write_text("create 'broken'\n")  # a table needs at least one family
+    proc = run_sample(tmp_path, "-o", "hbase_emulator_init=%s" % bad, "-k", "init_script")
+    assert proc.returncode != 0
+    assert "hbase-emulator did not become ready" in proc.stdout, proc.stdout
+    assert "--init %s" % bad in proc.stdout
+
+
+def test_reset_reconnects_when_the_server_dropped_the_idle_admin_connection(tmp_path):
+    proc = run_sample(tmp_path, "-o", "hbase_emulator_args=--idle-timeout-ms 200", "-k", "idle_admin")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed" in proc.stdout, proc.stdout
