@@ -10,6 +10,7 @@ build_type="${BUILD_TYPE:-RelWithDebInfo}"
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
           libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev libgoogle-glog-dev libgtest-dev libgmock-dev
           python3 python3-venv
+          default-jdk-headless maven  # python-compat/test_java_clients.py builds tests/java (HBase's Java clients)
           clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do

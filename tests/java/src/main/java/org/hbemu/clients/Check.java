@@ -1,0 +1,91 @@
+package org.hbemu.clients;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** Exact-value assertions for the round trips; a failure names the step that broke. */
+final class Check {
+  /** A call expected to throw. */
+  interface Call {
+    void run() throws Exception;
+  }
+
+  private static int count;
+
+  private Check() {}
+
+  static int count() {
+    return count;
+  }
+
+  static void eq(String what, Object expected, Object actual) {
+    count++;
+    if (!Objects.equals(expected, actual)) {
+      throw new AssertionError(what + ": expected <" + expected + "> but got <" + actual + ">");
+    }
+  }
+
+  static void isTrue(String what, boolean condition) {
+    count++;
+    if (!condition) throw new AssertionError(what);
+  }
+
+  /** Runs call and returns what it threw; fails unless that is a `type`. */
+  static <T extends Throwable> T raises(String what, Class<T> type, Call call) {
+    count++;
+    try {
+      call.run();
+    } catch (Throwable t) {
+      if (type.isInstance(t)) return type.cast(t);
+      throw new AssertionError(what + ": expected " + type.getSimpleName() + " but got " + t, t);
+    }
+    throw new AssertionError(what + ": expected " + type.getSimpleName() + " but the call returned");
+  }
+
+  static ByteBuffer bb(String s) {
+    return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The remaining bytes of b as UTF-8, without moving its position. */
+  static String str(ByteBuffer b) {
+    if (b == null) return null;
+    ByteBuffer copy = b.duplicate();
+    byte[] out = new byte[copy.remaining()];
+    copy.get(out);
+    return new String(out, StandardCharsets.UTF_8);
+  }
+
+  static String str(byte[] b) {
+    return b == null ? null : new String(b, StandardCharsets.UTF_8);
+  }
+
+  static List<String> strs(List<ByteBuffer> list) {
+    List<String> out = new ArrayList<>();
+    for (ByteBuffer b : list) out.add(str(b));
+    return out;
+  }
+
+  /** HBase stores counters as 8-byte big-endian longs. */
+  static byte[] longBytes(long v) {
+    return ByteBuffer.allocate(8).putLong(v).array();
+  }
+
+  static long longOf(byte[] b) {
+    if (b.length != 8) throw new AssertionError("counter cell is " + b.length + " bytes, not 8");
+    return ByteBuffer.wrap(b).getLong();
+  }
+
+  /** Thrift1 IOError messages carry a Java stack trace; its first line names the exception. */
+  static String firstLine(String message) {
+    if (message == null) return null;
+    int end = message.indexOf('\n');
+    return (end < 0 ? message : message.substring(0, end)).trim();
+  }
+}
