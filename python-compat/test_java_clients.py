@@ -74,7 +74,10 @@ def _wires_served(endpoint):
 def test_hbase_generated_java_clients_round_trip_on_every_wire(java_classpath, hbase_endpoint):
     wires = _wires_served(hbase_endpoint)
     cmd = [_tool("java"), "-cp", java_classpath, MAIN_CLASS, "--host", hbase_endpoint.host,
-           "--thrift1-port", str(hbase_endpoint.port), "--wires", ",".join(wires)]
+           "--thrift1-port", str(hbase_endpoint.port), "--wires", ",".join(wires),
+           # Against the emulator the deviations listed in tests/java Check.KNOWN_DEVIATIONS are
+           # reported instead of failing (and fail once fixed); against real HBase nothing is.
+           "--target", "emulator" if hbase_endpoint.managed else "hbase"]
     services = ["thrift1"]
     if hbase_endpoint.thrift2_port is not None:
         cmd += ["--thrift2-port", str(hbase_endpoint.thrift2_port)]
@@ -88,3 +91,4 @@ def test_hbase_generated_java_clients_round_trip_on_every_wire(java_classpath, h
         for service in services:
             assert ("ok   %s %s (" % (service, wire)) in run.stdout, report
     assert "all passed" in run.stdout, report
+    print(run.stdout)  # the known deviations, shown with -s or -rP

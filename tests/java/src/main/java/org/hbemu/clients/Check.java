@@ -3,8 +3,12 @@ package org.hbemu.clients;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Exact-value assertions for the round trips; a failure names the step that broke. */
 final class Check {
@@ -25,6 +29,44 @@ final class Check {
     count++;
     if (!Objects.equals(expected, actual)) {
       throw new AssertionError(what + ": expected <" + expected + "> but got <" + actual + ">");
+    }
+  }
+
+  /**
+   * Emulator deviations from HBase that a check has found and the server does not fix yet, by id.
+   * Against the emulator (--target emulator) a listed check that fails is reported, not counted as
+   * a failure, and a listed check that passes fails the run so the entry gets removed; against
+   * real HBase every check is strict.
+   */
+  static final Set<String> KNOWN_DEVIATIONS = new TreeSet<>(Arrays.asList(
+      // THBaseService get with maxVersions 0: HBase answers "versions must be positive",
+      // server/thrift2/convert.cc "maxVersions must be positive".
+      "thrift2-versions-message",
+      // THBaseService errors raised inside HBase's master or region server (TableExists,
+      // NamespaceExist, "Field is not a long"): HBase's TIOError.message is the remote exception
+      // as text, "<java class>: <message>" and the remote stack trace; the emulator sends the
+      // bare message (server/thrift2/errors.cc).
+      "thrift2-remote-exception-message"));
+
+  static boolean lenient;  // --target emulator
+  static final List<String> reported = new ArrayList<>();  // each distinct check once, not per wire
+  private static final Set<String> reportedKeys = new LinkedHashSet<>();
+
+  /** eq, marked as a known deviation `id` (see KNOWN_DEVIATIONS). */
+  static void known(String id, String what, Object expected, Object actual) {
+    if (!lenient || !KNOWN_DEVIATIONS.contains(id)) {
+      eq(what, expected, actual);
+      return;
+    }
+    count++;
+    if (Objects.equals(expected, actual)) {
+      throw new AssertionError("known deviation " + id + " is fixed: remove it from"
+          + " Check.KNOWN_DEVIATIONS");
+    }
+    // The same check on another wire differs only in the run's names: report its first failure.
+    String key = id + "|" + String.valueOf(expected).replaceAll("_(buffered|framed|http)_\\w+", "");
+    if (reportedKeys.add(key)) {
+      reported.add(id + " (" + what + ": HBase <" + expected + ">, here <" + actual + ">)");
     }
   }
 
