@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.thrift.generated.AlreadyExists;
+import org.apache.hadoop.hbase.thrift.generated.BatchMutation;
 import org.apache.hadoop.hbase.thrift.generated.ColumnDescriptor;
 import org.apache.hadoop.hbase.thrift.generated.Hbase;
 import org.apache.hadoop.hbase.thrift.generated.IOError;
@@ -25,7 +26,9 @@ import org.apache.hadoop.hbase.thrift.generated.IllegalArgument;
 import org.apache.hadoop.hbase.thrift.generated.Mutation;
 import org.apache.hadoop.hbase.thrift.generated.TAppend;
 import org.apache.hadoop.hbase.thrift.generated.TCell;
+import org.apache.hadoop.hbase.thrift.generated.TIncrement;
 import org.apache.hadoop.hbase.thrift.generated.TRowResult;
+import org.apache.hadoop.hbase.thrift.generated.TScan;
 import org.apache.hadoop.hbase.thrift.generated.TThriftServerType;
 
 /** Thrift1 (service Hbase) round trips with HBase's generated Hbase.Client. */
@@ -168,11 +171,37 @@ final class Thrift1RoundTrip {
     int prefixed = c.scannerOpenWithPrefix(t, bb("r"), null, NO_ATTRS);
     eq("prefix scan row count", 3, c.scannerGetList(prefixed, 100).size());
     c.scannerClose(prefixed);
+
+    int filtered = c.scannerOpenWithScan(t, new TScan().setFilterString(
+        bb("ValueFilter(=, 'binary:x')")), NO_ATTRS);
+    rows = c.scannerGetList(filtered, 10);
+    c.scannerClose(filtered);
+    eq("filtered scan rows", 1, rows.size());
+    eq("filtered scan row", "r2", str(rows.get(0).getRow()));
+    Map<String, String> onlyX = new TreeMap<>();
+    onlyX.put("f:a", "x");
+    eq("filtered scan cells", onlyX, columns(rows.get(0)));
+
+    c.mutateRows(t, Arrays.asList(new BatchMutation(bb("b1"), Arrays.asList(put("f:a", "1"))),
+        new BatchMutation(bb("b2"), Arrays.asList(put("f:a", "2")))), NO_ATTRS);
+    rowKeys.clear();
+    cellValues.clear();
+    for (TRowResult r : c.getRowsWithColumns(t, Arrays.asList(bb("b1"), bb("b2")),
+        Arrays.asList(bb("f:a")), NO_ATTRS)) {
+      rowKeys.add(str(r.getRow()));
+      cellValues.add(columns(r).get("f:a"));
+    }
+    eq("mutateRows then getRowsWithColumns rows", Arrays.asList("b1", "b2"), rowKeys);
+    eq("mutateRows then getRowsWithColumns values", Arrays.asList("1", "2"), cellValues);
   }
 
   private void countersAndConditionalPut() throws Exception {
     eq("atomicIncrement of a missing cell", 5L, c.atomicIncrement(t, bb("n"), bb("f:c"), 5));
     eq("atomicIncrement again", 7L, c.atomicIncrement(t, bb("n"), bb("f:c"), 2));
+    c.increment(new TIncrement(t, bb("n"), bb("f:c"), 3));
+    eq("after increment", 10L, longOf(c.get(t, bb("n"), bb("f:c"), NO_ATTRS).get(0).getValue()));
+    eq("atomicIncrement by 0 reads", 10L, c.atomicIncrement(t, bb("n"), bb("f:c"), 0));
+    c.increment(new TIncrement(t, bb("n"), bb("f:c"), -3));
     eq("counter cell", 7L, longOf(c.get(t, bb("n"), bb("f:c"), NO_ATTRS).get(0).getValue()));
     eq("counter bytes", Arrays.toString(longBytes(7)),
         Arrays.toString(c.get(t, bb("n"), bb("f:c"), NO_ATTRS).get(0).getValue()));

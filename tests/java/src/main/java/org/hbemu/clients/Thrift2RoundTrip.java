@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.thrift2.generated.TColumn;
 import org.apache.hadoop.hbase.thrift2.generated.TColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.thrift2.generated.TColumnIncrement;
 import org.apache.hadoop.hbase.thrift2.generated.TColumnValue;
+import org.apache.hadoop.hbase.thrift2.generated.TCompareOp;
 import org.apache.hadoop.hbase.thrift2.generated.TDelete;
 import org.apache.hadoop.hbase.thrift2.generated.TDeleteType;
 import org.apache.hadoop.hbase.thrift2.generated.TGet;
@@ -25,9 +26,11 @@ import org.apache.hadoop.hbase.thrift2.generated.THBaseService;
 import org.apache.hadoop.hbase.thrift2.generated.TIOError;
 import org.apache.hadoop.hbase.thrift2.generated.TIllegalArgument;
 import org.apache.hadoop.hbase.thrift2.generated.TIncrement;
+import org.apache.hadoop.hbase.thrift2.generated.TMutation;
 import org.apache.hadoop.hbase.thrift2.generated.TNamespaceDescriptor;
 import org.apache.hadoop.hbase.thrift2.generated.TPut;
 import org.apache.hadoop.hbase.thrift2.generated.TResult;
+import org.apache.hadoop.hbase.thrift2.generated.TRowMutations;
 import org.apache.hadoop.hbase.thrift2.generated.TScan;
 import org.apache.hadoop.hbase.thrift2.generated.TTableDescriptor;
 import org.apache.hadoop.hbase.thrift2.generated.TTableName;
@@ -197,6 +200,13 @@ final class Thrift2RoundTrip {
     eq("deleteMultiple answers []", 0,
         c.deleteMultiple(t, Arrays.asList(new TDelete(bb("r3")))).size());
     eq("r3 after deleteMultiple", false, c.exists(t, new TGet(bb("r3"))));
+
+    c.put(t, new TPut(bb("m"), Arrays.asList(cell("f", "b", "old"))));
+    c.mutateRow(t, new TRowMutations(bb("m"), Arrays.asList(
+        TMutation.put(new TPut(bb("m"), Arrays.asList(cell("f", "a", "new")))),
+        TMutation.deleteSingle(new TDelete(bb("m")).setColumns(
+            Arrays.asList(new TColumn(bb("f")).setQualifier(bytes("b"))))))));
+    eq("mutateRow put and delete", Arrays.asList("new"), values(c.get(t, new TGet(bb("m")))));
   }
 
   private void countersAndConditionalPut() throws Exception {
@@ -231,6 +241,24 @@ final class Thrift2RoundTrip {
         Arrays.asList(new TColumn(bb("f")).setQualifier(bytes("p")))))));
     eq("checkAndPut expecting absence of an existing cell", false,
         c.checkAndPut(t, bb("n"), bb("f"), bb("p"), null, p));
+
+    TDelete dropP = new TDelete(bb("n")).setColumns(
+        Arrays.asList(new TColumn(bb("f")).setQualifier(bytes("p"))));
+    eq("checkAndDelete with the wrong value", false,
+        c.checkAndDelete(t, bb("n"), bb("f"), bb("p"), bb("2"), dropP));
+    eq("checkAndDelete with the current value", true,
+        c.checkAndDelete(t, bb("n"), bb("f"), bb("p"), bb("1"), dropP));
+    eq("f:p after checkAndDelete", 0, c.get(t, new TGet(bb("n")).setColumns(
+        Arrays.asList(new TColumn(bb("f")).setQualifier(bytes("p"))))).getColumnValuesSize());
+    TRowMutations mark = new TRowMutations(bb("n"), Arrays.asList(
+        TMutation.put(new TPut(bb("n"), Arrays.asList(cell("f", "m", "marked"))))));
+    // EQUAL only: the emulator's checkAndMutate answers TIOError for the other operators so far.
+    eq("checkAndMutate EQUAL with the wrong value", false,
+        c.checkAndMutate(t, bb("n"), bb("f"), bb("s"), TCompareOp.EQUAL, bb("abcc"), mark));
+    eq("checkAndMutate EQUAL with the current value", true,
+        c.checkAndMutate(t, bb("n"), bb("f"), bb("s"), TCompareOp.EQUAL, bb("abcd"), mark));
+    eq("after checkAndMutate", Arrays.asList("marked"), values(c.get(t, new TGet(bb("n"))
+        .setColumns(Arrays.asList(new TColumn(bb("f")).setQualifier(bytes("m")))))));
   }
 
   private void errors() throws Exception {
