@@ -68,6 +68,13 @@ public final class Main {
           }
         });
       }
+      if (thrift1Port != 0 && thrift2Port != 0) {
+        runOne("both-doors", wire, failures, () -> {
+          try (Wire w1 = new Wire(h, p1, wire); Wire w2 = new Wire(h, p2, wire)) {
+            new BothDoorsRoundTrip(w1, w2, "jcboth_" + tag).run();
+          }
+        });
+      }
     }
     for (String deviation : Check.reported) System.out.println("known deviation " + deviation);
     if (!failures.isEmpty()) {
