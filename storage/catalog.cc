@@ -9,6 +9,7 @@
 #include <leveldb/db.h>
 #include <leveldb/write_batch.h>
 
+#include "storage/catalog_records.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
 
@@ -16,7 +17,6 @@ namespace hbemu::storage {
 namespace {
 
 constexpr char kNextTableIdKey[] = "next_table_id";
-constexpr uint8_t kNamespaceRecordVersion = 1;
 
 Status FromLevelDb(const leveldb::Status& s) {
   if (s.ok()) return Status::OK();
@@ -30,10 +30,22 @@ Status WriteSynced(leveldb::DB* db, leveldb::WriteBatch* batch) {
   return FromLevelDb(db->Write(options, batch));
 }
 
-std::string NamespaceRecord(int64_t created_ms) {
-  std::string v(1, static_cast<char>(kNamespaceRecordVersion));
-  PutFixed64BE(&v, static_cast<uint64_t>(created_ms));
-  return v;
+void SortFamilies(std::vector<FamilyDescriptor>* families) {
+  std::sort(families->begin(), families->end(),
+            [](const FamilyDescriptor& a, const FamilyDescriptor& b) { return a.name < b.name; });
+}
+
+// Families sorted, each valid, names unique.
+Status ValidateFamilies(std::vector<FamilyDescriptor>* families) {
+  SortFamilies(families);
+  for (size_t i = 0; i < families->size(); ++i) {
+    HBEMU_RETURN_IF_ERROR(ValidateFamily((*families)[i]));
+    if (i > 0 && (*families)[i].name == (*families)[i - 1].name) {
+      return Status::InvalidArgument("Family '" + (*families)[i].name +
+                                     "' already exists so cannot be added");
+    }
+  }
+  return Status::OK();
 }
 
 // Generations are drawn from one process-wide counter so that a thread's cache can never
@@ -82,11 +94,11 @@ Status Catalog::Load() {
   const std::string ns_prefix = NamespaceKeyPrefix();
   for (it->Seek(ns_prefix); it->Valid() && it->key().starts_with(ns_prefix); it->Next()) {
     std::string_view key(it->key().data() + 1, it->key().size() - 1);
-    std::string ns;
-    if (!GetEscapedTerminated(&key, &ns) || it->value().size() != 9) {
-      return Status::Corruption("bad namespace record");
-    }
-    namespaces_[ns] = static_cast<int64_t>(DecodeFixed64BE(it->value().data() + 1));
+    NamespaceDescriptor ns;
+    if (!GetEscapedTerminated(&key, &ns.name)) return Status::Corruption("bad namespace key");
+    HBEMU_RETURN_IF_ERROR(DecodeNamespaceDescriptor(
+        std::string_view(it->value().data(), it->value().size()), &ns));
+    namespaces_[ns.name] = std::move(ns);
   }
 
   const std::string info_prefix = TableInfoPrefix();
@@ -100,26 +112,61 @@ Status Catalog::Load() {
   leveldb::WriteBatch batch;
   for (const char* ns : {"default", "hbase"}) {
     if (namespaces_.count(ns)) continue;
-    const int64_t now = clock_->NowMillis();
-    namespaces_[ns] = now;
-    batch.Put(NamespaceKey(ns), NamespaceRecord(now));
+    NamespaceDescriptor descriptor;
+    descriptor.name = ns;
+    descriptor.created_ms = clock_->NowMillis();
+    batch.Put(NamespaceKey(ns), EncodeNamespaceDescriptor(descriptor));
+    namespaces_[ns] = std::move(descriptor);
   }
   if (batch.ApproximateSize() > 12) return WriteSynced(db_, &batch);
   return Status::OK();
 }
 
-Status Catalog::CreateNamespace(std::string_view ns) {
+Status Catalog::CreateNamespace(std::string_view ns,
+                                std::map<std::string, std::string> configuration) {
   HBEMU_RETURN_IF_ERROR(ValidateNamespaceName(ns));
   std::lock_guard<std::mutex> lock(mu_);
   if (namespaces_.count(std::string(ns))) {
     return Status::NamespaceExists(std::string(ns));
   }
-  const int64_t now = clock_->NowMillis();
+  NamespaceDescriptor descriptor;
+  descriptor.name = std::string(ns);
+  descriptor.created_ms = clock_->NowMillis();
+  descriptor.configuration = std::move(configuration);
   leveldb::WriteBatch batch;
-  batch.Put(NamespaceKey(ns), NamespaceRecord(now));
+  batch.Put(NamespaceKey(ns), EncodeNamespaceDescriptor(descriptor));
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
-  namespaces_[std::string(ns)] = now;
+  namespaces_[descriptor.name] = std::move(descriptor);
   return Status::OK();
+}
+
+Status Catalog::ModifyNamespace(std::string_view ns,
+                                std::map<std::string, std::string> configuration) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = namespaces_.find(std::string(ns));
+  if (it == namespaces_.end()) return Status::NamespaceNotFound(std::string(ns));
+  NamespaceDescriptor updated = it->second;
+  updated.configuration = std::move(configuration);
+  leveldb::WriteBatch batch;
+  batch.Put(NamespaceKey(ns), EncodeNamespaceDescriptor(updated));
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  it->second = std::move(updated);
+  return Status::OK();
+}
+
+Status Catalog::DescribeNamespace(std::string_view ns, NamespaceDescriptor* out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = namespaces_.find(std::string(ns));
+  if (it == namespaces_.end()) return Status::NamespaceNotFound(std::string(ns));
+  *out = it->second;
+  return Status::OK();
+}
+
+std::vector<NamespaceDescriptor> Catalog::ListNamespaceDescriptors() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<NamespaceDescriptor> out;
+  for (const auto& [name, ns] : namespaces_) out.push_back(ns);
+  return out;
 }
 
 Status Catalog::DeleteNamespace(std::string_view ns) {
@@ -144,34 +191,26 @@ Status Catalog::DeleteNamespace(std::string_view ns) {
 std::vector<std::string> Catalog::ListNamespaces() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> out;
-  for (const auto& [ns, created] : namespaces_) out.push_back(ns);
+  for (const auto& [name, ns] : namespaces_) out.push_back(name);
   return out;
 }
 
-Status Catalog::CreateTable(const TableName& name, std::vector<FamilyDescriptor> families,
+Status Catalog::CreateTable(const TableName& name, TableDescriptor spec,
                             std::shared_ptr<const TableDescriptor>* created) {
   std::lock_guard<std::mutex> lock(mu_);
   if (tables_.count(MapKey(name))) return Status::TableExists(name.ToString());
-  std::sort(families.begin(), families.end(),
-            [](const FamilyDescriptor& a, const FamilyDescriptor& b) { return a.name < b.name; });
-  for (size_t i = 0; i < families.size(); ++i) {
-    HBEMU_RETURN_IF_ERROR(ValidateFamily(families[i]));
-    if (i > 0 && families[i].name == families[i - 1].name) {
-      return Status::InvalidArgument("Family '" + families[i].name +
-                                     "' already exists so cannot be added");
-    }
-  }
-  if (families.empty()) {
+  HBEMU_RETURN_IF_ERROR(ValidateFamilies(&spec.families));
+  if (spec.families.empty()) {
     return Status::DoNotRetry("Table should have at least one column family.");
   }
   if (!namespaces_.count(name.ns)) return Status::NamespaceNotFound(name.ns);
+  HBEMU_RETURN_IF_ERROR(NormalizeSplitKeys(&spec.split_keys));
 
-  auto table = std::make_shared<TableDescriptor>();
+  auto table = std::make_shared<TableDescriptor>(std::move(spec));
   table->id = next_table_id_;
   table->name = name;
   table->enabled = true;
   table->created_ms = clock_->NowMillis();
-  table->families = std::move(families);
 
   leveldb::WriteBatch batch;
   batch.Put(SystemKey(kNextTableIdKey), EncodeU64(table->id + 1));
@@ -199,6 +238,147 @@ Status Catalog::DropTable(const TableName& name, uint64_t* dropped_id) {
   tables_.erase(it);
   BumpGeneration();
   *dropped_id = id;
+  return Status::OK();
+}
+
+Status Catalog::TruncateTable(const TableName& name, bool preserve_splits,
+                              uint64_t* dropped_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<const TableDescriptor> current;
+  HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
+  if (current->enabled) return Status::TableNotDisabled(name.ToString());
+  auto table = std::make_shared<TableDescriptor>(*current);
+  table->id = next_table_id_;
+  table->enabled = true;
+  table->created_ms = clock_->NowMillis();
+  if (!preserve_splits) table->split_keys.clear();
+  leveldb::WriteBatch batch;
+  batch.Put(SystemKey(kNextTableIdKey), EncodeU64(table->id + 1));
+  batch.Put(TableNameKey(name.ns, name.qualifier), EncodeU64(table->id));
+  batch.Delete(TableInfoKey(current->id));
+  batch.Put(DroppedTableKey(current->id), "");
+  HBEMU_RETURN_IF_ERROR(PublishLocked(table, &batch));
+  next_table_id_ = table->id + 1;
+  *dropped_id = current->id;
+  return Status::OK();
+}
+
+Status Catalog::ModifyTable(const TableName& name, const TableDescriptor& spec,
+                            std::vector<std::string>* removed) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<const TableDescriptor> current;
+  HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
+  auto table = std::make_shared<TableDescriptor>(*current);
+  table->families = spec.families;
+  HBEMU_RETURN_IF_ERROR(ValidateFamilies(&table->families));
+  if (table->families.empty()) {
+    return Status::DoNotRetry("Table should have at least one column family.");
+  }
+  table->values = spec.values;
+  table->durability = spec.durability;
+  leveldb::WriteBatch batch;
+  for (const FamilyDescriptor& family : current->families) {
+    if (table->FindFamily(family.name) != nullptr) continue;
+    batch.Put(DroppedFamilyKey(table->id, family.name), "");
+    removed->push_back(family.name);
+  }
+  return PublishLocked(table, &batch);
+}
+
+Status Catalog::AddFamily(const TableName& name, FamilyDescriptor family) {
+  HBEMU_RETURN_IF_ERROR(ValidateFamily(family));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<const TableDescriptor> current;
+  HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
+  if (current->FindFamily(family.name) != nullptr) {
+    return Status::InvalidFamilyOperation("Column family '" + family.name + "' in table '" +
+                                          name.ToString() +
+                                          "' already exists so cannot be added");
+  }
+  auto table = std::make_shared<TableDescriptor>(*current);
+  table->families.push_back(std::move(family));
+  SortFamilies(&table->families);
+  leveldb::WriteBatch batch;
+  return PublishLocked(table, &batch);
+}
+
+Status Catalog::ModifyFamily(const TableName& name, FamilyDescriptor family) {
+  HBEMU_RETURN_IF_ERROR(ValidateFamily(family));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<const TableDescriptor> current;
+  HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
+  auto table = std::make_shared<TableDescriptor>(*current);
+  auto it = std::find_if(table->families.begin(), table->families.end(),
+                         [&](const FamilyDescriptor& f) { return f.name == family.name; });
+  if (it == table->families.end()) {
+    return Status::InvalidFamilyOperation("Family '" + family.name +
+                                          "' does not exist, so it cannot be modified");
+  }
+  *it = std::move(family);
+  leveldb::WriteBatch batch;
+  return PublishLocked(table, &batch);
+}
+
+Status Catalog::DeleteFamily(const TableName& name, std::string_view family,
+                             uint64_t* table_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::shared_ptr<const TableDescriptor> current;
+  HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
+  if (current->FindFamily(family) == nullptr) {
+    return Status::InvalidFamilyOperation("Family '" + std::string(family) +
+                                          "' does not exist, so it cannot be deleted");
+  }
+  if (current->families.size() == 1) {
+    return Status::InvalidFamilyOperation("Family '" + std::string(family) +
+                                          "' is the only column family in the table, so it "
+                                          "cannot be deleted");
+  }
+  auto table = std::make_shared<TableDescriptor>(*current);
+  table->families.erase(
+      std::find_if(table->families.begin(), table->families.end(),
+                   [&](const FamilyDescriptor& f) { return f.name == family; }));
+  leveldb::WriteBatch batch;
+  batch.Put(DroppedFamilyKey(table->id, family), "");
+  HBEMU_RETURN_IF_ERROR(PublishLocked(table, &batch));
+  *table_id = table->id;
+  return Status::OK();
+}
+
+std::vector<std::pair<uint64_t, std::string>> Catalog::DroppedFamilies() const {
+  std::vector<std::pair<uint64_t, std::string>> out;
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  const std::string prefix = DroppedFamilyPrefix();
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    uint64_t id;
+    std::string family;
+    if (ParseDroppedFamilyKey(std::string_view(it->key().data(), it->key().size()), &id,
+                              &family)) {
+      out.emplace_back(id, std::move(family));
+    }
+  }
+  return out;
+}
+
+Status Catalog::FinishFamilyDrop(uint64_t table_id, std::string_view family) {
+  leveldb::WriteBatch batch;
+  batch.Delete(DroppedFamilyKey(table_id, family));
+  return WriteSynced(db_, &batch);
+}
+
+Status Catalog::PublishLocked(std::shared_ptr<TableDescriptor> updated,
+                              leveldb::WriteBatch* batch) {
+  batch->Put(TableInfoKey(updated->id), EncodeTableDescriptor(*updated));
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, batch));
+  tables_[MapKey(updated->name)] = std::move(updated);
+  BumpGeneration();
+  return Status::OK();
+}
+
+Status Catalog::FindLocked(const TableName& name,
+                           std::shared_ptr<const TableDescriptor>* out) const {
+  auto it = tables_.find(MapKey(name));
+  if (it == tables_.end()) return Status::TableNotFound(name.ToString());
+  *out = it->second;
   return Status::OK();
 }
 

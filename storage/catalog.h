@@ -15,6 +15,7 @@
 
 namespace leveldb {
 class DB;
+class WriteBatch;
 }
 
 namespace hbemu::storage {
@@ -29,13 +30,34 @@ class Catalog {
   // Loads the catalog from `db`, creating the "default" and "hbase" namespaces on first use.
   static Status Open(leveldb::DB* db, Clock* clock, std::unique_ptr<Catalog>* out);
 
-  Status CreateNamespace(std::string_view ns);
+  Status CreateNamespace(std::string_view ns,
+                         std::map<std::string, std::string> configuration = {});
   Status DeleteNamespace(std::string_view ns);
+  // Replaces the namespace's configuration.
+  Status ModifyNamespace(std::string_view ns, std::map<std::string, std::string> configuration);
   std::vector<std::string> ListNamespaces() const;
+  Status DescribeNamespace(std::string_view ns, NamespaceDescriptor* out) const;
+  std::vector<NamespaceDescriptor> ListNamespaceDescriptors() const;
 
-  // HBase's checks, in HBase's order: exists, families valid, at least one family, namespace.
-  Status CreateTable(const TableName& name, std::vector<FamilyDescriptor> families,
+  // HBase's checks, in HBase's order: exists, families valid, at least one family, namespace,
+  // split keys. Uses the families, split keys, values and durability of `spec`.
+  Status CreateTable(const TableName& name, TableDescriptor spec,
                      std::shared_ptr<const TableDescriptor>* created);
+  // REQUIRES: the table is disabled. The table gets a new id (its old cells go to the
+  // sweeper, as for a drop), a new region id and is enabled again, as after HBase's truncate.
+  Status TruncateTable(const TableName& name, bool preserve_splits, uint64_t* dropped_id);
+  // Replaces the table's families, values and durability with those of `spec` (split keys and
+  // enabled state stay). Families that disappear are recorded for SweepFamily; their names
+  // are appended to *removed.
+  Status ModifyTable(const TableName& name, const TableDescriptor& spec,
+                     std::vector<std::string>* removed);
+  // HBase's add/modify/delete column family, with HBase's checks.
+  Status AddFamily(const TableName& name, FamilyDescriptor family);
+  Status ModifyFamily(const TableName& name, FamilyDescriptor family);
+  Status DeleteFamily(const TableName& name, std::string_view family, uint64_t* table_id);
+  // (table id, family) of removed families whose cells may still exist.
+  std::vector<std::pair<uint64_t, std::string>> DroppedFamilies() const;
+  Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
   // REQUIRES: the table is disabled. The name is free when this returns; the table's cells are
   // left for the sweeper, whose work list DroppedTables() returns.
   Status DropTable(const TableName& name, uint64_t* dropped_id);
@@ -58,6 +80,10 @@ class Catalog {
   Status Load();
   // Called with mu_ held after any change to tables_: every thread's cached lookups go stale.
   void BumpGeneration();
+  // With mu_ held: writes `updated` (plus `batch`'s other changes) and publishes it.
+  Status PublishLocked(std::shared_ptr<TableDescriptor> updated, leveldb::WriteBatch* batch);
+  // With mu_ held: the current descriptor of `name`, or TableNotFound.
+  Status FindLocked(const TableName& name, std::shared_ptr<const TableDescriptor>* out) const;
   static std::string MapKey(const TableName& name) { return name.ns + '\0' + name.qualifier; }
 
   leveldb::DB* const db_;
@@ -67,7 +93,7 @@ class Catalog {
   // changed, under mu_, whenever a table is created, dropped, enabled or disabled.
   std::atomic<uint64_t> generation_;
   uint64_t next_table_id_ = 1;                                            // guarded by mu_
-  std::map<std::string, int64_t> namespaces_;                             // guarded by mu_
+  std::map<std::string, NamespaceDescriptor> namespaces_;                 // guarded by mu_
   std::map<std::string, std::shared_ptr<const TableDescriptor>> tables_;  // guarded by mu_
 };
 

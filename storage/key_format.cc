@@ -41,6 +41,20 @@ std::string TableInfoPrefix() { return Tagged(kTableInfoTag); }
 std::string DroppedTableKey(uint64_t table_id) { return TaggedId(kDroppedTableTag, table_id); }
 std::string DroppedTablePrefix() { return Tagged(kDroppedTableTag); }
 
+std::string DroppedFamilyKey(uint64_t table_id, std::string_view family) {
+  std::string key = TaggedId(kDroppedFamilyTag, table_id);
+  PutEscapedTerminated(&key, family);
+  return key;
+}
+std::string DroppedFamilyPrefix() { return Tagged(kDroppedFamilyTag); }
+
+bool ParseDroppedFamilyKey(std::string_view key, uint64_t* table_id, std::string* family) {
+  if (key.size() < 9 || key[0] != kDroppedFamilyTag) return false;
+  *table_id = DecodeFixed64BE(key.data() + 1);
+  key.remove_prefix(9);
+  return GetEscapedTerminated(&key, family) && key.empty();
+}
+
 KeyRange TableCellRange(uint64_t table_id) {
   return KeyRange{TaggedId(kCellTag, table_id), TaggedId(kCellTag, table_id + 1)};
 }

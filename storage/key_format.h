@@ -10,6 +10,7 @@
 //   t + enc(namespace) + enc(table) -> table id (u64)              [name index]
 //   i + table_id(u64)               -> table record (schema.h)
 //   g + table_id(u64)               -> empty: table dropped, cells still to sweep
+//   h + table_id(u64) + enc(family) -> empty: family removed, its cells still to delete
 //   r + table_id(u64) + enc(row) + enc(family) + enc(qualifier)
 //     + (UINT64_MAX - timestamp)(u64) + type(u8)
 //                                   -> cell value (EncodeCellValue), empty for markers
@@ -34,6 +35,7 @@ inline constexpr char kNamespaceTag = 'n';
 inline constexpr char kTableNameTag = 't';
 inline constexpr char kTableInfoTag = 'i';
 inline constexpr char kDroppedTableTag = 'g';
+inline constexpr char kDroppedFamilyTag = 'h';
 inline constexpr char kCellTag = 'r';
 
 std::string SystemKey(std::string_view name);
@@ -45,6 +47,10 @@ std::string TableInfoKey(uint64_t table_id);
 std::string TableInfoPrefix();
 std::string DroppedTableKey(uint64_t table_id);
 std::string DroppedTablePrefix();
+std::string DroppedFamilyKey(uint64_t table_id, std::string_view family);
+std::string DroppedFamilyPrefix();
+// The inverse of DroppedFamilyKey.
+bool ParseDroppedFamilyKey(std::string_view key, uint64_t* table_id, std::string* family);
 
 // Half-open key range [start, limit) of LevelDB keys.
 struct KeyRange {

@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "storage/coding.h"
 
 namespace hbemu::storage {
 namespace {
-
-constexpr uint8_t kTableRecordVersion = 1;
 
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
@@ -40,44 +37,6 @@ Status ValidateQualifier(std::string_view q) {
   }
   return Status::OK();
 }
-
-void PutLengthPrefixed(std::string* dst, std::string_view s) {
-  PutFixed32BE(dst, static_cast<uint32_t>(s.size()));
-  dst->append(s.data(), s.size());
-}
-
-class Reader {
- public:
-  explicit Reader(std::string_view data) : data_(data) {}
-  bool U8(uint8_t* v) {
-    if (data_.size() < 1) return false;
-    *v = static_cast<uint8_t>(data_[0]);
-    data_.remove_prefix(1);
-    return true;
-  }
-  bool U32(uint32_t* v) {
-    if (data_.size() < 4) return false;
-    *v = DecodeFixed32BE(data_.data());
-    data_.remove_prefix(4);
-    return true;
-  }
-  bool U64(uint64_t* v) {
-    if (data_.size() < 8) return false;
-    *v = DecodeFixed64BE(data_.data());
-    data_.remove_prefix(8);
-    return true;
-  }
-  bool Str(std::string* s) {
-    uint32_t n;
-    if (!U32(&n) || data_.size() < n) return false;
-    s->assign(data_.data(), n);
-    data_.remove_prefix(n);
-    return true;
-  }
-
- private:
-  std::string_view data_;
-};
 
 }  // namespace
 
@@ -151,60 +110,16 @@ const FamilyDescriptor* TableDescriptor::FindFamily(std::string_view family) con
   return nullptr;
 }
 
-std::string EncodeTableDescriptor(const TableDescriptor& t) {
-  std::string out;
-  out.push_back(static_cast<char>(kTableRecordVersion));
-  PutFixed64BE(&out, t.id);
-  out.push_back(t.enabled ? 1 : 0);
-  PutFixed64BE(&out, static_cast<uint64_t>(t.created_ms));
-  PutLengthPrefixed(&out, t.name.ns);
-  PutLengthPrefixed(&out, t.name.qualifier);
-  PutFixed32BE(&out, static_cast<uint32_t>(t.families.size()));
-  for (const auto& f : t.families) {
-    PutLengthPrefixed(&out, f.name);
-    PutFixed32BE(&out, static_cast<uint32_t>(f.max_versions));
-    PutFixed32BE(&out, static_cast<uint32_t>(f.min_versions));
-    PutFixed32BE(&out, static_cast<uint32_t>(f.ttl_seconds));
-    out.push_back(static_cast<char>(f.keep_deleted_cells));
-    out.push_back(f.in_memory ? 1 : 0);
-    out.push_back(f.block_cache_enabled ? 1 : 0);
-    PutLengthPrefixed(&out, f.compression);
-    PutLengthPrefixed(&out, f.bloom_filter);
-  }
-  return out;
-}
-
-Status DecodeTableDescriptor(std::string_view data, TableDescriptor* t) {
-  Reader r(data);
-  uint8_t version, enabled;
-  uint64_t created;
-  uint32_t count;
-  if (!r.U8(&version) || version != kTableRecordVersion) {
-    return Status::Corruption("unknown table record version");
-  }
-  if (!r.U64(&t->id) || !r.U8(&enabled) || !r.U64(&created) || !r.Str(&t->name.ns) ||
-      !r.Str(&t->name.qualifier) || !r.U32(&count)) {
-    return Status::Corruption("truncated table record");
-  }
-  t->enabled = enabled != 0;
-  t->created_ms = static_cast<int64_t>(created);
-  t->families.clear();
-  for (uint32_t i = 0; i < count; ++i) {
-    FamilyDescriptor f;
-    uint32_t maxv, minv, ttl;
-    uint8_t kdc, in_memory, block_cache;
-    if (!r.Str(&f.name) || !r.U32(&maxv) || !r.U32(&minv) || !r.U32(&ttl) || !r.U8(&kdc) ||
-        !r.U8(&in_memory) || !r.U8(&block_cache) || !r.Str(&f.compression) ||
-        !r.Str(&f.bloom_filter) || kdc > 2) {
-      return Status::Corruption("truncated family record in table " + t->name.ToString());
+Status NormalizeSplitKeys(std::vector<std::string>* keys) {
+  std::sort(keys->begin(), keys->end());
+  for (size_t i = 0; i < keys->size(); ++i) {
+    if ((*keys)[i].empty()) {
+      return Status::InvalidArgument("Empty split key must not be passed in the split keys.");
     }
-    f.max_versions = static_cast<int32_t>(maxv);
-    f.min_versions = static_cast<int32_t>(minv);
-    f.ttl_seconds = static_cast<int32_t>(ttl);
-    f.keep_deleted_cells = static_cast<KeepDeletedCells>(kdc);
-    f.in_memory = in_memory != 0;
-    f.block_cache_enabled = block_cache != 0;
-    t->families.push_back(std::move(f));
+    if (i > 0 && (*keys)[i] == (*keys)[i - 1]) {
+      return Status::InvalidArgument("All split keys must be unique, found duplicate: " +
+                                     (*keys)[i] + ", " + (*keys)[i]);
+    }
   }
   return Status::OK();
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,20 @@ struct FamilyDescriptor {
   bool block_cache_enabled = true;
   std::string compression = "NONE";   // codec name, upper case
   std::string bloom_filter = "ROW";   // NONE, ROW, ROWCOL, ROWPREFIX_FIXED_LENGTH
+  // Stored and reported, with no effect here (LevelDB has its own blocks and caches).
+  int32_t block_size = 64 * 1024;
+  std::string data_block_encoding = "NONE";  // NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1
+  int32_t scope = 0;                         // replication scope
+  int32_t dfs_replication = 0;
+  bool cache_blooms_on_write = false;
+  bool cache_data_on_write = false;
+  bool cache_indexes_on_write = false;
+  bool compress_tags = true;
+  bool evict_blocks_on_close = false;
+  // Attributes the client set beyond the named fields, and per-family configuration: HBase
+  // keeps both maps verbatim and hands them back.
+  std::map<std::string, std::string> values;
+  std::map<std::string, std::string> configuration;
 };
 
 // A namespace-qualified table name. `ns` is never empty ("default" for unqualified names).
@@ -44,19 +59,37 @@ Status ValidateFamilyName(std::string_view family);
 // Checks a family's numeric settings (versions > 0, min <= max, ...).
 Status ValidateFamily(const FamilyDescriptor& family);
 
+// How HBase's region servers would write a table's WAL: stored and reported only.
+enum class Durability : uint8_t {
+  kUseDefault = 0, kSkipWal = 1, kAsyncWal = 2, kSyncWal = 3, kFsyncWal = 4
+};
+
 struct TableDescriptor {
   uint64_t id = 0;
   TableName name;
   bool enabled = true;
+  // When this incarnation of the table was made (create or truncate): HBase's region id.
   int64_t created_ms = 0;
   std::vector<FamilyDescriptor> families;  // sorted by name
+  // Region boundaries: region i holds [split_keys[i-1], split_keys[i]); sorted, unique and
+  // non-empty. No split keys: one region.
+  std::vector<std::string> split_keys;
+  // The table's own attributes (TableDescriptor values) as the client set them.
+  std::map<std::string, std::string> values;
+  Durability durability = Durability::kUseDefault;
 
   // nullptr when the table has no such family.
   const FamilyDescriptor* FindFamily(std::string_view family) const;
 };
 
-// Versioned encoding of catalog values (key_format.h says where they live).
-std::string EncodeTableDescriptor(const TableDescriptor& table);
-Status DecodeTableDescriptor(std::string_view data, TableDescriptor* out);
+// Checks split keys as HBase's createTable does and sorts them.
+Status NormalizeSplitKeys(std::vector<std::string>* split_keys);
+
+// A namespace and its configuration (NamespaceDescriptor).
+struct NamespaceDescriptor {
+  std::string name;
+  int64_t created_ms = 0;
+  std::map<std::string, std::string> configuration;
+};
 
 }  // namespace hbemu::storage

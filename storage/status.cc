@@ -19,6 +19,7 @@ std::string Status::ToString() const {
     case Code::kCorruption: name = "Corruption"; break;
     case Code::kIOError: name = "IOError"; break;
     case Code::kIncompatibleFilter: name = "IncompatibleFilter"; break;
+    case Code::kInvalidFamilyOperation: name = "InvalidFamilyOperation"; break;
   }
   return std::string(name) + ": " + message_;
 }

@@ -26,6 +26,7 @@ class [[nodiscard]] Status {
     kCorruption,           // on-disk data we cannot decode
     kIOError,              // LevelDB or environment failure
     kIncompatibleFilter,   // IncompatibleFilterException: row-level filter + batch splitting a row
+    kInvalidFamilyOperation,  // InvalidFamilyOperationException: add/modify/delete family
   };
 
   Status() = default;
@@ -43,6 +44,7 @@ class [[nodiscard]] Status {
   static Status Corruption(std::string msg) { return Status(Code::kCorruption, std::move(msg)); }
   static Status IOError(std::string msg) { return Status(Code::kIOError, std::move(msg)); }
   static Status IncompatibleFilter(std::string msg) { return Status(Code::kIncompatibleFilter, std::move(msg)); }
+  static Status InvalidFamilyOperation(std::string msg) { return Status(Code::kInvalidFamilyOperation, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

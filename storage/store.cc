@@ -98,6 +98,7 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   HBEMU_RETURN_IF_ERROR(store->OpenDb(options));
   HBEMU_RETURN_IF_ERROR(store->LoadClusterId());
   HBEMU_RETURN_IF_ERROR(Catalog::Open(store->db_.get(), store->clock_, &store->catalog_));
+  HBEMU_RETURN_IF_ERROR(store->ResumeFamilyDrops());
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
   *out = std::move(store);
@@ -168,57 +169,6 @@ Status Store::LoadClusterId() {
   sync.sync = true;
   HBEMU_RETURN_IF_ERROR(FromLevelDb(db_->Put(sync, SystemKey(kClusterIdKey), id)));
   cluster_id_ = id;
-  return Status::OK();
-}
-
-// ---------------------------------------------------------------- namespaces and tables
-
-Status Store::CreateNamespace(std::string_view ns) { return catalog_->CreateNamespace(ns); }
-Status Store::DeleteNamespace(std::string_view ns) { return catalog_->DeleteNamespace(ns); }
-std::vector<std::string> Store::ListNamespaces() const { return catalog_->ListNamespaces(); }
-
-Status Store::CreateTable(std::string_view name, std::vector<FamilyDescriptor> families) {
-  TableName parsed;
-  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
-  return catalog_->CreateTable(parsed, std::move(families), nullptr);
-}
-
-Status Store::DeleteTable(std::string_view name) {
-  TableName parsed;
-  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
-  uint64_t id = 0;
-  HBEMU_RETURN_IF_ERROR(catalog_->DropTable(parsed, &id));
-  sweeper_->Wake();
-  return Status::OK();
-}
-
-Status Store::EnableTable(std::string_view name) {
-  TableName parsed;
-  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
-  return catalog_->SetEnabled(parsed, true);
-}
-
-Status Store::DisableTable(std::string_view name) {
-  TableName parsed;
-  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
-  return catalog_->SetEnabled(parsed, false);
-}
-
-Status Store::DescribeTable(std::string_view name,
-                            std::shared_ptr<const TableDescriptor>* out) const {
-  return FindTable(name, /*require_enabled=*/false, out);
-}
-
-std::vector<std::shared_ptr<const TableDescriptor>> Store::ListTables() const {
-  return catalog_->ListTables();
-}
-
-Status Store::CompactTable(std::string_view name) {
-  std::shared_ptr<const TableDescriptor> table;
-  HBEMU_RETURN_IF_ERROR(FindTable(name, false, &table));
-  const KeyRange range = TableCellRange(table->id);
-  const leveldb::Slice start(range.start), limit(range.limit);
-  db_->CompactRange(&start, &limit);
   return Status::OK();
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -83,14 +84,30 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // ---- Namespaces and tables. Table names are "t" or "ns:t".
-  Status CreateNamespace(std::string_view ns);
+  // ---- Namespaces and tables (store_admin.cc). Table names are "t" or "ns:t".
+  Status CreateNamespace(std::string_view ns,
+                         std::map<std::string, std::string> configuration = {});
+  Status ModifyNamespace(std::string_view ns, std::map<std::string, std::string> configuration);
   Status DeleteNamespace(std::string_view ns);
   std::vector<std::string> ListNamespaces() const;
+  Status DescribeNamespace(std::string_view ns, NamespaceDescriptor* out) const;
+  std::vector<NamespaceDescriptor> ListNamespaceDescriptors() const;
   Status CreateTable(std::string_view name, std::vector<FamilyDescriptor> families);
+  // Uses the families, split keys, values and durability of `spec`.
+  Status CreateTable(std::string_view name, TableDescriptor spec);
   Status DeleteTable(std::string_view name);  // REQUIRES: disabled
+  // REQUIRES: disabled. Empties the table in O(1) (the old cells are swept in the
+  // background) and enables it, keeping families and, if asked, the split keys.
+  Status TruncateTable(std::string_view name, bool preserve_splits);
   Status EnableTable(std::string_view name);
   Status DisableTable(std::string_view name);
+  // Online schema changes, as in HBase 2: the table may be enabled, and the next read uses
+  // the new settings (VERSIONS, TTL, ...). A removed family's cells are deleted before the
+  // call returns.
+  Status ModifyTable(std::string_view name, const TableDescriptor& spec);
+  Status AddFamily(std::string_view name, FamilyDescriptor family);
+  Status ModifyFamily(std::string_view name, FamilyDescriptor family);
+  Status DeleteFamily(std::string_view name, std::string_view family);
   // Works on disabled tables too.
   Status DescribeTable(std::string_view name, std::shared_ptr<const TableDescriptor>* out) const;
   std::vector<std::shared_ptr<const TableDescriptor>> ListTables() const;
@@ -132,6 +149,8 @@ class Store {
   explicit Store(const StoreOptions& options);
   Status OpenDb(const StoreOptions& options);
   Status LoadClusterId();
+  Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
+  Status ResumeFamilyDrops();
   Status FindTable(std::string_view name, bool require_enabled,
                    std::shared_ptr<const TableDescriptor>* out) const;
   Status CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const;

@@ -25,6 +25,8 @@ const char* JavaExceptionClass(const Status& status) {
     case Status::Code::kIOError: return "java.io.IOException";
     case Status::Code::kIncompatibleFilter:
       return "org.apache.hadoop.hbase.filter.IncompatibleFilterException";
+    case Status::Code::kInvalidFamilyOperation:
+      return "org.apache.hadoop.hbase.InvalidFamilyOperationException";
   }
   return "java.io.IOException";
 }

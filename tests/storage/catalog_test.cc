@@ -117,7 +117,7 @@ TEST_F(CatalogTest, CreateExistingTableFails) {
 }
 
 TEST_F(CatalogTest, CreateTableWithoutFamiliesIsDoNotRetry) {
-  EXPECT_CODE(kDoNotRetry, store_->CreateTable("t", {}));
+  EXPECT_CODE(kDoNotRetry, store_->CreateTable("t", std::vector<FamilyDescriptor>{}));
   EXPECT_CODE(kTableNotFound, store_->DisableTable("t"));
 }
 

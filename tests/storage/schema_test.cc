@@ -1,4 +1,4 @@
-// Table-name parsing, family validation and the versioned catalog record encoding (schema.h).
+// Table-name parsing, family and split-key validation (schema.h).
 
 #include "storage/schema.h"
 
@@ -15,108 +15,6 @@ namespace {
 using testutil::Escape;
 
 using namespace std::string_literals;
-
-TableDescriptor SampleTable() {
-  TableDescriptor t;
-  t.id = 0x0102030405060708ULL;
-  t.name = TableName{"ns1", "tab.le-1"};
-  t.enabled = false;
-  t.created_ms = 1'700'000'000'123;
-  FamilyDescriptor a;
-  a.name = "a";
-  a.max_versions = 7;
-  a.min_versions = 2;
-  a.ttl_seconds = 86400;
-  a.keep_deleted_cells = KeepDeletedCells::kTtl;
-  a.in_memory = true;
-  a.block_cache_enabled = false;
-  a.compression = "SNAPPY";
-  a.bloom_filter = "ROWCOL";
-  FamilyDescriptor b;
-  b.name = "b\xff\x00"s;  // family names are bytes; the record is length-prefixed
-  t.families = {a, b};
-  return t;
-}
-
-TEST(SchemaTest, TableDescriptorRoundTripsEveryField) {
-  const TableDescriptor in = SampleTable();
-  TableDescriptor out;
-  ASSERT_OK(DecodeTableDescriptor(EncodeTableDescriptor(in), &out));
-  EXPECT_EQ(out.id, in.id);
-  EXPECT_EQ(out.name.ns, "ns1");
-  EXPECT_EQ(out.name.qualifier, "tab.le-1");
-  EXPECT_FALSE(out.enabled);
-  EXPECT_EQ(out.created_ms, in.created_ms);
-  ASSERT_EQ(out.families.size(), 2u);
-  const FamilyDescriptor& a = out.families[0];
-  EXPECT_EQ(a.name, "a");
-  EXPECT_EQ(a.max_versions, 7);
-  EXPECT_EQ(a.min_versions, 2);
-  EXPECT_EQ(a.ttl_seconds, 86400);
-  EXPECT_EQ(a.keep_deleted_cells, KeepDeletedCells::kTtl);
-  EXPECT_TRUE(a.in_memory);
-  EXPECT_FALSE(a.block_cache_enabled);
-  EXPECT_EQ(a.compression, "SNAPPY");
-  EXPECT_EQ(a.bloom_filter, "ROWCOL");
-  const FamilyDescriptor& b = out.families[1];
-  EXPECT_EQ(b.name, "b\xff\x00"s);
-  EXPECT_EQ(b.max_versions, 1);
-  EXPECT_EQ(b.ttl_seconds, kForeverTtl);
-  EXPECT_EQ(b.keep_deleted_cells, KeepDeletedCells::kFalse);
-  EXPECT_TRUE(b.block_cache_enabled);
-  EXPECT_EQ(b.compression, "NONE");
-  EXPECT_EQ(b.bloom_filter, "ROW");
-}
-
-TEST(SchemaTest, DecodeReplacesFamiliesOfTheTarget) {
-  TableDescriptor out = SampleTable();
-  TableDescriptor in = SampleTable();
-  in.families.resize(1);
-  ASSERT_OK(DecodeTableDescriptor(EncodeTableDescriptor(in), &out));
-  EXPECT_EQ(out.families.size(), 1u);
-}
-
-TEST(SchemaTest, TableRecordStartsWithRecordVersionAndFixedHeader) {
-  // Golden header: version 1, id (u64 BE), enabled (u8), created (u64 BE), then
-  // length-prefixed namespace and name. On disk: never edit to make a change pass.
-  const std::string rec = EncodeTableDescriptor(SampleTable());
-  EXPECT_EQ(rec.substr(0, 1 + 8 + 1 + 8 + 4 + 3),
-            "\x01"
-            "\x01\x02\x03\x04\x05\x06\x07\x08"
-            "\x00"
-            "\x00\x00\x01\x8b\xcf\xe5\x68\x7b"
-            "\x00\x00\x00\x03"
-            "ns1"s);
-}
-
-TEST(SchemaTest, DecodeRejectsUnknownVersionAndEveryTruncation) {
-  const std::string rec = EncodeTableDescriptor(SampleTable());
-  TableDescriptor out;
-  std::string bad_version = rec;
-  bad_version[0] = '\x02';
-  EXPECT_CODE(kCorruption, DecodeTableDescriptor(bad_version, &out));
-  for (size_t n = 0; n < rec.size(); ++n) {
-    // The family count says how many families follow, so every cut leaves a field incomplete.
-    EXPECT_CODE(kCorruption, DecodeTableDescriptor(rec.substr(0, n), &out)) << "length " << n;
-  }
-}
-
-TEST(SchemaTest, DecodeRejectsUnknownKeepDeletedCellsValue) {
-  TableDescriptor t;
-  t.id = 1;
-  t.name = TableName{"default", "t"};
-  FamilyDescriptor f;
-  f.name = "f";
-  t.families = {f};
-  std::string rec = EncodeTableDescriptor(t);
-  // From the end: bloom (4 + "ROW"), compression (4 + "NONE"), block cache, in memory, then
-  // the keep_deleted_cells byte.
-  const size_t kdc = rec.size() - 7 - 8 - 1 - 1 - 1;
-  ASSERT_EQ(rec[kdc], '\x00');
-  rec[kdc] = '\x03';
-  TableDescriptor out;
-  EXPECT_CODE(kCorruption, DecodeTableDescriptor(rec, &out));
-}
 
 TEST(SchemaTest, ParseTableNameSplitsNamespace) {
   TableName n;
@@ -168,6 +66,16 @@ TEST(SchemaTest, FamilyValidationFollowsColumnFamilyDescriptorBuilder) {
   EXPECT_OK(ValidateFamily(f));
   f.min_versions = 4;
   EXPECT_CODE(kInvalidArgument, ValidateFamily(f));
+}
+
+TEST(SchemaTest, SplitKeysAreSortedAndMustBeNonEmptyAndUnique) {
+  std::vector<std::string> keys = {"m", "b", "x"};
+  ASSERT_OK(NormalizeSplitKeys(&keys));
+  EXPECT_EQ(keys, (std::vector<std::string>{"b", "m", "x"}));
+  std::vector<std::string> empty_key = {"a", ""};
+  EXPECT_CODE(kInvalidArgument, NormalizeSplitKeys(&empty_key));
+  std::vector<std::string> duplicate = {"a", "b", "a"};
+  EXPECT_CODE(kInvalidArgument, NormalizeSplitKeys(&duplicate));
 }
 
 }  // namespace

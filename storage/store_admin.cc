@@ -1,0 +1,144 @@
+// Store: namespaces and tables (HBase's Admin calls). Data calls live in store.cc.
+#include <utility>
+
+#include <glog/logging.h>
+#include <leveldb/db.h>
+
+#include "storage/catalog.h"
+#include "storage/family_sweep.h"
+#include "storage/key_format.h"
+#include "storage/store.h"
+#include "storage/table_sweeper.h"
+
+namespace hbemu::storage {
+
+Status Store::CreateNamespace(std::string_view ns,
+                              std::map<std::string, std::string> configuration) {
+  return catalog_->CreateNamespace(ns, std::move(configuration));
+}
+Status Store::ModifyNamespace(std::string_view ns,
+                              std::map<std::string, std::string> configuration) {
+  return catalog_->ModifyNamespace(ns, std::move(configuration));
+}
+Status Store::DeleteNamespace(std::string_view ns) { return catalog_->DeleteNamespace(ns); }
+std::vector<std::string> Store::ListNamespaces() const { return catalog_->ListNamespaces(); }
+Status Store::DescribeNamespace(std::string_view ns, NamespaceDescriptor* out) const {
+  return catalog_->DescribeNamespace(ns, out);
+}
+std::vector<NamespaceDescriptor> Store::ListNamespaceDescriptors() const {
+  return catalog_->ListNamespaceDescriptors();
+}
+
+Status Store::CreateTable(std::string_view name, std::vector<FamilyDescriptor> families) {
+  TableDescriptor spec;
+  spec.families = std::move(families);
+  return CreateTable(name, std::move(spec));
+}
+
+Status Store::CreateTable(std::string_view name, TableDescriptor spec) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->CreateTable(parsed, std::move(spec), nullptr);
+}
+
+Status Store::DeleteTable(std::string_view name) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  uint64_t id = 0;
+  HBEMU_RETURN_IF_ERROR(catalog_->DropTable(parsed, &id));
+  sweeper_->Wake();
+  return Status::OK();
+}
+
+Status Store::TruncateTable(std::string_view name, bool preserve_splits) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  uint64_t old_id = 0;
+  HBEMU_RETURN_IF_ERROR(catalog_->TruncateTable(parsed, preserve_splits, &old_id));
+  sweeper_->Wake();
+  return Status::OK();
+}
+
+Status Store::EnableTable(std::string_view name) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->SetEnabled(parsed, true);
+}
+
+Status Store::DisableTable(std::string_view name) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->SetEnabled(parsed, false);
+}
+
+Status Store::ModifyTable(std::string_view name, const TableDescriptor& spec) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  std::vector<std::string> removed;
+  HBEMU_RETURN_IF_ERROR(catalog_->ModifyTable(parsed, spec, &removed));
+  if (removed.empty()) return Status::OK();
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(catalog_->Find(parsed, &table));
+  for (const std::string& family : removed) {
+    HBEMU_RETURN_IF_ERROR(FinishFamilyDrop(table->id, family));
+  }
+  return Status::OK();
+}
+
+Status Store::AddFamily(std::string_view name, FamilyDescriptor family) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->AddFamily(parsed, std::move(family));
+}
+
+Status Store::ModifyFamily(std::string_view name, FamilyDescriptor family) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  return catalog_->ModifyFamily(parsed, std::move(family));
+}
+
+Status Store::DeleteFamily(std::string_view name, std::string_view family) {
+  TableName parsed;
+  HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  uint64_t id = 0;
+  HBEMU_RETURN_IF_ERROR(catalog_->DeleteFamily(parsed, family, &id));
+  return FinishFamilyDrop(id, family);
+}
+
+// HBase drops a family's store files before the call returns; so does this, so a family
+// added again under the same name starts empty.
+Status Store::FinishFamilyDrop(uint64_t table_id, std::string_view family) {
+  HBEMU_RETURN_IF_ERROR(SweepFamily(db_.get(), table_id, family));
+  return catalog_->FinishFamilyDrop(table_id, family);
+}
+
+// A crash between a family's removal and the end of its sweep leaves a marker: finish it
+// before serving.
+Status Store::ResumeFamilyDrops() {
+  for (const auto& [table_id, family] : catalog_->DroppedFamilies()) {
+    LOG(INFO) << "[store] finishing the removal of family " << family << " of table id "
+              << table_id;
+    HBEMU_RETURN_IF_ERROR(FinishFamilyDrop(table_id, family));
+  }
+  return Status::OK();
+}
+
+Status Store::DescribeTable(std::string_view name,
+                            std::shared_ptr<const TableDescriptor>* out) const {
+  return FindTable(name, /*require_enabled=*/false, out);
+}
+
+std::vector<std::shared_ptr<const TableDescriptor>> Store::ListTables() const {
+  return catalog_->ListTables();
+}
+
+Status Store::CompactTable(std::string_view name) {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(name, false, &table));
+  const KeyRange range = TableCellRange(table->id);
+  const leveldb::Slice start(range.start), limit(range.limit);
+  db_->CompactRange(&start, &limit);
+  return Status::OK();
+}
+
+}  // namespace hbemu::storage
