@@ -52,17 +52,19 @@
 #include <thrift/transport/TSocket.h>
 
 #include "Hbase.h"
+#include "tests/bench/bench_harness.h"
+#include "tests/bench/thrift2_rows.h"
 #include "storage/key_format.h"
 
 namespace {
 
+using namespace hbemu::bench;
 using apache::thrift::protocol::TBinaryProtocol;
 using apache::thrift::protocol::TBinaryProtocolFactory;
 using apache::thrift::transport::TBufferedTransport;
 using apache::thrift::transport::TBufferedTransportFactory;
 using apache::thrift::transport::TServerSocket;
 using apache::thrift::transport::TSocket;
-using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 namespace th = hbemu::thrift;
 
@@ -71,8 +73,6 @@ const std::string kFamily = "f";
 const std::string kQualifier = "q";
 const std::string kColumn = "f:q";
 const std::map<std::string, std::string> kNoAttributes;
-
-double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 std::string RowKey(uint64_t i) {
   char buf[32];
@@ -141,51 +141,10 @@ struct Client {
   std::unique_ptr<th::HbaseClient> hbase;
 };
 
-// One thread per connection; each calls op(client, thread, i) until `seconds` pass. Returns
-// calls per second; with `latencies`, also every call's duration in ns.
 double RunTimed(int port, int connections, double seconds,
                 const std::function<void(Client&, int, uint64_t)>& op,
                 std::vector<uint32_t>* latencies = nullptr) {
-  std::vector<std::unique_ptr<Client>> clients;
-  for (int t = 0; t < connections; ++t) clients.push_back(std::make_unique<Client>(port));
-  std::atomic<int> ready{0};
-  std::atomic<bool> go{false};
-  std::vector<uint64_t> counts(connections);
-  std::vector<std::vector<uint32_t>> lats(connections);
-  Clock::time_point start, end;
-  std::vector<std::thread> threads;
-  for (int t = 0; t < connections; ++t) {
-    threads.emplace_back([&, t] {
-      Client& c = *clients[t];
-      op(c, t, 0);  // warm-up call, not counted
-      ready++;
-      while (!go.load()) std::this_thread::yield();
-      const Clock::time_point deadline = start + std::chrono::duration_cast<Clock::duration>(
-                                                     std::chrono::duration<double>(seconds));
-      uint64_t i = 1;
-      for (;;) {
-        Clock::time_point t0 = Clock::now();
-        if (t0 >= deadline) break;
-        op(c, t, i++);
-        if (latencies) {
-          lats[t].push_back(static_cast<uint32_t>(
-              std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count()));
-        }
-      }
-      counts[t] = i - 1;
-    });
-  }
-  while (ready.load() < connections) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  start = Clock::now();
-  go = true;
-  for (auto& th : threads) th.join();
-  end = Clock::now();
-  uint64_t total = 0;
-  for (uint64_t c : counts) total += c;
-  if (latencies) {
-    for (auto& l : lats) latencies->insert(latencies->end(), l.begin(), l.end());
-  }
-  return total / Seconds(end - start);
+  return RunTimedWith<Client>(port, connections, seconds, op, latencies);
 }
 
 void CreateTable(Client& c, const std::string& name) {
@@ -507,110 +466,6 @@ class RawLevelDb {
   std::string dir_;
 };
 
-// ------------------------------------------------------------------ reporting
-
-struct Row {
-  std::string workload;
-  double server;
-  double reference;
-  std::string reference_name;
-  double target;  // 0: report only
-  double server_cpu_us = 0;  // server CPU per operation (0: not measured)
-};
-
-std::string Rate(double v) {
-  char buf[32];
-  if (v >= 1e6) {
-    snprintf(buf, sizeof(buf), "%.2fM/s", v / 1e6);
-  } else if (v >= 1e3) {
-    snprintf(buf, sizeof(buf), "%.1fk/s", v / 1e3);
-  } else {
-    snprintf(buf, sizeof(buf), "%.0f/s", v);
-  }
-  return buf;
-}
-
-void PrintTable(const std::vector<Row>& rows) {
-  printf("\n%-46s %11s %11s %-26s %6s %6s %4s %11s\n", "workload", "server", "reference",
-         "reference is", "ratio", "target", "ok?", "server CPU");
-  printf("%s\n", std::string(132, '-').c_str());
-  for (const Row& r : rows) {
-    const double ratio = r.reference > 0 ? r.server / r.reference : 0;
-    char target[16] = "report";
-    if (r.target > 0) snprintf(target, sizeof(target), ">=%.1f", r.target);
-    const char* ok = r.target <= 0 ? "-" : ratio >= r.target ? "yes" : "NO";
-    char cpu[24] = "";
-    if (r.server_cpu_us > 0) {
-      if (r.server_cpu_us < 1) {
-        snprintf(cpu, sizeof(cpu), "%.0f ns/op", r.server_cpu_us * 1000);
-      } else {
-        snprintf(cpu, sizeof(cpu), "%.1f us/op", r.server_cpu_us);
-      }
-    }
-    printf("%-46s %11s %11s %-26s %6.2f %6s %4s %11s\n", r.workload.c_str(),
-           Rate(r.server).c_str(), Rate(r.reference).c_str(), r.reference_name.c_str(), ratio,
-           target, ok, cpu);
-  }
-  fflush(stdout);
-}
-
-void Progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
-void Progress(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "  .. ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-}
-
-// Alternates server and reference runs; keeps the best of each (least disturbed by neighbours).
-// CPU time the process has used, in seconds (user + system, all threads).
-double CpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Fields after the command name, which is in parentheses and may contain spaces.
-  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
-  std::string field;
-  unsigned long long utime = 0, stime = 0;
-  for (int i = 3; rest >> field; ++i) {
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) {
-      stime = std::stoull(field);
-      break;
-    }
-  }
-  return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
-}
-
-// The server process being measured; its CPU per operation is reported next to each rate, so a
-// gap can be told apart from client or machine time.
-pid_t g_server_pid = -1;
-
-struct Best {
-  double server = 0;
-  double reference = 0;
-  double server_cpu_us = 0;  // server process CPU per operation in the best server round
-};
-
-Best BestOf(int rounds, const std::function<double()>& server,
-            const std::function<double()>& reference) {
-  Best best;
-  for (int i = 0; i < rounds; ++i) {
-    best.reference = std::max(best.reference, reference());
-    const double cpu0 = g_server_pid > 0 ? CpuSeconds(g_server_pid) : 0;
-    const Clock::time_point t0 = Clock::now();
-    const double rate = server();
-    const double wall = Seconds(Clock::now() - t0);
-    const double cpu = g_server_pid > 0 ? CpuSeconds(g_server_pid) - cpu0 : 0;
-    if (rate > best.server) {
-      best.server = rate;
-      best.server_cpu_us = rate > 0 && wall > 0 ? cpu / (rate * wall) * 1e6 : 0;
-    }
-  }
-  return best;
-}
-
 // ------------------------------------------------------------------ the suite
 
 struct Extras {
@@ -715,6 +570,38 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
         [&] { return RunTimed(null_port, conns, o.seconds, put_op); });
     rows->push_back({"mutateRow 1 cell, " + std::to_string(conns) + " conn [" + mode + "] (calls)",
                      s, r, "do-nothing TThreadedServer", 0.8, cpu});
+  }
+
+  // Thrift2 against Thrift1, same server, same run.
+  if (emu->thrift2_port > 0) {
+    Thrift2Workload w;
+    w.thrift2_port = emu->thrift2_port;
+    w.mode = mode;
+    w.cells = n;
+    w.seconds = o.seconds;
+    w.rounds = o.rounds;
+    w.row_key = RowKey;
+    w.value = Value;
+    std::function<void(Client&, int, uint64_t)> get_op = [n](Client& c, int, uint64_t i) {
+      std::vector<th::TRowResult> out;
+      c.hbase->getRow(out, "bench", RowKey((i * 2654435761u) % n), kNoAttributes);
+    };
+    std::function<void(Client&, int, uint64_t)> put_op = [](Client& c, int t, uint64_t i) {
+      th::Mutation m;
+      m.column = kColumn;
+      m.value = Value(i);
+      m.isDelete = false;
+      c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
+    };
+    w.thrift1_get = [&] { return RunTimed(port, 1, o.seconds, get_op); };
+    w.thrift1_put = [&] { return RunTimed(port, 1, o.seconds, put_op); };
+    w.thrift1_scan = [&] {
+      const Clock::time_point start = Clock::now();
+      const uint64_t cells =
+          ScanAll(admin, admin.hbase->scannerOpen("bench", "", {kFamily}, kNoAttributes));
+      return cells / Seconds(Clock::now() - start);
+    };
+    AddThrift2Rows(w, rows);
   }
 
   // atomicIncrement on one hot row.
