@@ -42,11 +42,11 @@ final class Check {
       // THBaseService get with maxVersions 0: HBase answers "versions must be positive",
       // server/thrift2/convert.cc "maxVersions must be positive".
       "thrift2-versions-message",
-      // THBaseService errors raised inside HBase's master or region server (TableExists,
-      // NamespaceExist, "Field is not a long"): HBase's TIOError.message is the remote exception
-      // as text, "<java class>: <message>" and the remote stack trace; the emulator sends the
-      // bare message (server/thrift2/errors.cc).
-      "thrift2-remote-exception-message"));
+      // THBaseService increment of a cell that is not 8 bytes, raised in HBase's region server:
+      // HBase's TIOError.message is the remote exception as text, "org.apache.hadoop.hbase.
+      // DoNotRetryIOException: Field is not a long, it's 4 bytes wide" and the remote stack
+      // trace; the emulator sends the bare message.
+      "thrift2-not-a-long-message"));
 
   static boolean lenient;  // --target emulator
   static final List<String> reported = new ArrayList<>();  // each distinct check once, not per wire
