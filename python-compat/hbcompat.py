@@ -244,9 +244,10 @@ def ensure_generated_hbase_module():
     return gen
 
 
-def open_raw_client(host, port, client_module, wire="buffered-binary"):
+def open_raw_client(host, port, client_module, wire="buffered-binary", timeout_ms=None):
     """<client_module>.Client, opened, in `wire` mode: "<buffered|framed>-<binary|compact>" over a
     TSocket, or "http-binary" with THttpClient (one POST per call, as against HBase's HTTP mode).
+    `timeout_ms` replaces the suite's socket timeout for a call HBase answers slowly.
 
     Returns (client, transport); close the transport when done.
     """
@@ -255,13 +256,13 @@ def open_raw_client(host, port, client_module, wire="buffered-binary"):
 
     if wire == "http-binary":
         transport = THttpClient.THttpClient("http://%s:%d/" % (host, port))
-        transport.setTimeout(CLIENT_TIMEOUT_MS)
+        transport.setTimeout(timeout_ms or CLIENT_TIMEOUT_MS)
     else:
         framing, _, _ = wire.partition("-")
         if framing not in ("buffered", "framed"):
             raise ValueError("unknown wire mode %r" % wire)
         sock = TSocket.TSocket(host, port)
-        sock.setTimeout(CLIENT_TIMEOUT_MS)
+        sock.setTimeout(timeout_ms or CLIENT_TIMEOUT_MS)
         transport = (TTransport.TFramedTransport(sock) if framing == "framed"
                      else TTransport.TBufferedTransport(sock))
     if wire.endswith("-compact"):

@@ -368,3 +368,21 @@ def test_creating_twice_and_without_families_fails_as_in_HBase(t2, namespace):
         t2.createNamespace(TNamespaceDescriptor(name=namespace))
     assert first_line(e.value) == ("org.apache.hadoop.hbase.NamespaceExistException: Namespace "
                                    "%s already exists" % namespace)
+
+
+def test_system_tables_are_listed_only_when_asked_for(t2):
+    def names(tables):
+        return [(n.ns, n.qualifier) for n in tables]
+    assert names(t2.getTableNamesByPattern("hbase:.*", True)) == [(b"hbase", b"meta"),
+                                                                  (b"hbase", b"namespace")]
+    assert names(t2.getTableNamesByPattern("hbase:.*", False)) == []
+    assert (b"hbase", b"meta") in names(t2.getTableNamesByNamespace("hbase"))
+    meta = TTableName(ns=b"hbase", qualifier=b"meta")
+    assert t2.tableExists(meta)
+    desc = t2.getTableDescriptor(meta)
+    assert [(f.name, f.maxVersions, f.inMemory, f.blockSize) for f in desc.columns] == [
+        (b"info", 3, True, 8192), (b"rep_barrier", 2147483647, True, 65536),
+        (b"table", 3, True, 8192)]
+    assert desc.attributes[b"IS_META"] == b"true"
+    assert {(f.attributes[b"BLOOMFILTER"], f.attributes[b"DATA_BLOCK_ENCODING"])
+            for f in desc.columns} == {(b"ROWCOL", b"ROW_INDEX_V1")}

@@ -100,10 +100,71 @@ def test_get_filterString_filters_and_a_bad_one_is_an_application_error(thrift2_
     assert e.value.type == TApplicationException.INTERNAL_ERROR
 
 
-def test_existence_only_returns_no_cells(thrift2_client, thrift2_table):
+def test_existence_only_fails_get_and_getMultiple_as_HBase_2_6_does_and_exists_ignores_it(
+        thrift2_client, thrift2_table):
+    """HBase 2.6 runs the Get, then cannot convert the cell-less existence answer: a runtime
+    error after the read, so a read error (a missing family) still comes first."""
     t = thrift2_table()
     put(thrift2_client, t, b"r", {(b"f", b"a"): b"1"})
-    assert thrift2_client.get(t, TGet(row=b"r", existence_only=True)).columnValues == []
+    for row in (b"r", b"missing"):
+        with pytest.raises(TApplicationException) as e:
+            thrift2_client.get(t, TGet(row=row, existence_only=True))
+        assert e.value.type == TApplicationException.INTERNAL_ERROR
+    with pytest.raises(TApplicationException) as e:
+        thrift2_client.getMultiple(t, [TGet(row=b"r"), TGet(row=b"r", existence_only=True)])
+    assert e.value.type == TApplicationException.INTERNAL_ERROR
+    with pytest.raises(TIOError):
+        thrift2_client.get(t, TGet(row=b"r", existence_only=True, columns=[TColumn(b"nope")]))
+    assert thrift2_client.get(t, TGet(row=b"r", existence_only=False)).row == b"r"
+    assert thrift2_client.exists(t, TGet(row=b"r", existence_only=True)) is True
+    assert thrift2_client.existsAll(t, [TGet(row=b"missing", existence_only=True)]) == [False]
+
+
+def keys_of(result):
+    return [b"%s:%s@%d" % (c.family, c.qualifier, c.timestamp) for c in result.columnValues]
+
+
+def put_store_row(client, t):
+    """f:a, f:b, f:c at ts 2 and 1 (six cells in f); g:a, g:b, g:c at ts 1 (three in g)."""
+    put(client, t, b"r", [(b"f", q, b"v" + q, ts) for q in (b"a", b"b", b"c") for ts in (1, 2)]
+        + [(b"g", q, b"g" + q, 1) for q in (b"a", b"b", b"c")])
+
+
+def test_get_storeLimit_and_storeOffset_count_the_returned_cells_of_each_family(
+        thrift2_client, thrift2_table):
+    t = thrift2_table(families=("f", "g"), maxVersions=5)
+    put_store_row(thrift2_client, t)
+
+    def get(**kw):
+        return keys_of(thrift2_client.get(t, TGet(row=b"r", maxVersions=5, **kw)))
+
+    assert get(storeLimit=1) == [b"f:a@2", b"g:a@1"]
+    assert get(storeLimit=2, storeOffset=1) == [b"f:a@1", b"f:b@2", b"g:b@1", b"g:c@1"]
+    assert get(storeOffset=4) == [b"f:c@2", b"f:c@1"]
+    assert get(storeLimit=1, storeOffset=5) == [b"f:c@1"]
+    # A limit of 0 returns one cell, like 1; a negative limit is none; a negative offset is 0.
+    assert get(storeLimit=0, storeOffset=2) == [b"f:b@2", b"g:c@1"]
+    assert len(get(storeLimit=-1)) == 9
+    assert get(storeLimit=2, storeOffset=-1) == [b"f:a@2", b"f:a@1", b"g:a@1", b"g:b@1"]
+    # Past every cell: an empty result, and exists() says no.
+    assert thrift2_client.get(t, TGet(row=b"r", storeOffset=10)).row is None
+    assert thrift2_client.existsAll(t, [TGet(row=b"r", storeOffset=10), TGet(row=b"r")]) == \
+        [False, True]
+
+
+def test_get_storeLimit_counts_after_the_per_cell_filter_which_never_sees_the_rest_of_the_family(
+        thrift2_client, thrift2_table):
+    t = thrift2_table(families=("f", "g"), maxVersions=5)
+    put_store_row(thrift2_client, t)
+    r = thrift2_client.get(t, TGet(row=b"r", maxVersions=5, storeLimit=2,
+                                   filterString=b"QualifierFilter(>=, 'binary:b')"))
+    assert keys_of(r) == [b"f:b@2", b"f:b@1", b"g:b@1", b"g:c@1"]
+    r = thrift2_client.get(t, TGet(row=b"r", storeLimit=1,
+                                   filterString=b"ColumnCountGetFilter(2)"))
+    assert keys_of(r) == [b"f:a@2", b"g:a@1"]
+    r = thrift2_client.get(t, TGet(row=b"r", storeOffset=1, filterString=(
+        b"SingleColumnValueFilter('f', 'a', =, 'binary:va')")))
+    assert keys_of(r) == [b"f:b@2", b"f:c@2", b"g:b@1", b"g:c@1"]
 
 
 def test_exists_and_existsAll_answer_in_request_order(thrift2_client, thrift2_table):
@@ -329,6 +390,73 @@ def test_checkAndMutate_without_a_value_is_an_application_error(thrift2_client, 
         thrift2_client.checkAndMutate(t, b"r", b"f", b"a", TCompareOp.EQUAL, None, rm)
 
 
+# Measured on HBase 2.6.1: stored absent / empty / "m" against expected "", "a", "m", "z".
+CHECK_AND_MUTATE_MATRIX = {
+    TCompareOp.LESS: ("1000", "1000", "0100"),
+    TCompareOp.LESS_OR_EQUAL: ("1000", "1000", "0110"),
+    TCompareOp.EQUAL: ("1000", "1000", "0010"),
+    TCompareOp.NOT_EQUAL: ("0000", "0111", "1101"),
+    TCompareOp.GREATER_OR_EQUAL: ("1000", "1111", "0011"),
+    TCompareOp.GREATER: ("1000", "1111", "0001"),
+}
+
+
+def test_checkAndMutate_compares_expected_op_stored_with_every_operator(thrift2_client,
+                                                                        thrift2_table):
+    """LESS passes when the expected value sorts before the stored one; an empty expected value
+    stands for "absent or empty" (NOT_EQUAL: a non-empty value is there)."""
+    t = thrift2_table()
+    n = 0
+    for op, per_state in CHECK_AND_MUTATE_MATRIX.items():
+        for stored, wanted in zip((None, b"", b"m"), per_state):
+            for expected, want in zip((b"", b"a", b"m", b"z"), wanted):
+                n += 1
+                row = b"r%d" % n
+                if stored is not None:
+                    put(thrift2_client, t, row, {(b"f", b"q"): stored})
+                rm = TRowMutations(row=row, mutations=[TMutation(put=TPut(row=row, columnValues=[
+                    TColumnValue(b"f", b"applied", b"1")]))])
+                got = thrift2_client.checkAndMutate(t, row, b"f", b"q", op, expected, rm)
+                assert got is (want == "1"), (op, stored, expected)
+                applied = thrift2_client.exists(t, TGet(row=row, columns=[
+                    TColumn(b"f", b"applied")]))
+                assert applied is got
+
+
+def test_checkAndMutate_NO_OP_passes_without_a_comparison_and_fails_when_it_must_compare(
+        thrift2_client, thrift2_table, hbase_endpoint, thrift2_wire):
+    """HBase's region server throws "Unknown Compare op NO_OP" when it has to compare; its
+    client retries, then the gateway answers a retryable TIOError (after about 150 s on HBase;
+    at once here)."""
+    import hbcompat
+    from hbase2 import THBaseService
+
+    t = thrift2_table()
+
+    def rm(row):
+        return TRowMutations(row=row, mutations=[TMutation(put=TPut(row=row, columnValues=[
+            TColumnValue(b"f", b"applied", b"1")]))])
+
+    assert thrift2_client.checkAndMutate(t, b"absent", b"f", b"q", TCompareOp.NO_OP, b"",
+                                         rm(b"absent")) is True
+    assert thrift2_client.checkAndMutate(t, b"absent2", b"f", b"q", TCompareOp.NO_OP, b"a",
+                                         rm(b"absent2")) is False
+    put(thrift2_client, t, b"m", {(b"f", b"q"): b"m"})
+    assert thrift2_client.checkAndMutate(t, b"m", b"f", b"q", TCompareOp.NO_OP, b"",
+                                         rm(b"m")) is False
+    patient, transport = hbcompat.open_raw_client(hbase_endpoint.host, hbase_endpoint.thrift2_port,
+                                                  THBaseService, wire=thrift2_wire,
+                                                  timeout_ms=300_000)
+    try:
+        with pytest.raises(TIOError) as e:
+            patient.checkAndMutate(t, b"m", b"f", b"q", TCompareOp.NO_OP, b"a", rm(b"m"))
+        assert e.value.canRetry is True
+        # (HBase drops the other connection, idle for that long.)
+        assert patient.exists(t, TGet(row=b"m", columns=[TColumn(b"f", b"applied")])) is False
+    finally:
+        transport.close()
+
+
 def test_mutateRow_applies_puts_and_deletes_atomically_at_one_now(thrift2_client, thrift2_table):
     t = thrift2_table()
     put(thrift2_client, t, b"r", {(b"f", b"old"): b"1"})
@@ -411,6 +539,94 @@ def test_scan_filterString_and_batchSize(thrift2_client, thrift2_table):
     rows = thrift2_client.getScannerResults(t, TScan(startRow=b"wide", stopRow=b"wide\x00",
                                                      batchSize=2), 10)
     assert [(r.row, len(r.columnValues)) for r in rows] == [(b"wide", 2), (b"wide", 2), (b"wide", 1)]
+
+
+def put_wide_rows(client, t):
+    """a: 5 cells, b: 4, c: 1, d: one in f and one in g."""
+    for row, n in ((b"a", 5), (b"b", 4), (b"c", 1)):
+        client.put(t, TPut(row=row, columnValues=[
+            TColumnValue(b"f", b"%d" % i, b"v") for i in range(n)]))
+    client.put(t, TPut(row=b"d", columnValues=[TColumnValue(b"f", b"0", b"v"),
+                                               TColumnValue(b"g", b"0", b"v")]))
+
+
+def shape(results):
+    """row:cells per TResult, + when partial."""
+    return ["%s:%d%s" % (r.row.decode(), len(r.columnValues), "+" if r.partial else "")
+            for r in results]
+
+
+def test_scan_batchSize_marks_every_piece_but_the_last_of_a_row_partial(thrift2_client,
+                                                                        thrift2_table):
+    t = thrift2_table(families=("f", "g"))
+    put_wide_rows(thrift2_client, t)
+    rows = thrift2_client.getScannerResults(t, TScan(batchSize=2), 20)
+    # b splits into two full pieces; the second is its last, so not partial.
+    assert shape(rows) == ["a:2+", "a:2+", "a:1", "b:2+", "b:2", "c:1", "d:2"]
+    sid = thrift2_client.openScanner(t, TScan(batchSize=3, caching=1))
+    assert shape(thrift2_client.getScannerRows(sid, 3)) == ["a:3+", "a:2", "b:3+"]
+    assert shape(thrift2_client.getScannerRows(sid, 3)) == ["b:1", "c:1", "d:2"]
+    assert thrift2_client.getScannerRows(sid, 3) == []
+    thrift2_client.closeScanner(sid)
+    for batch in (0, -1):
+        rows = thrift2_client.getScannerResults(t, TScan(batchSize=batch), 20)
+        assert shape(rows) == ["a:5", "b:4", "c:1", "d:2"]
+
+
+def test_scan_limit_counts_whole_rows_after_filters_across_getScannerRows(thrift2_client,
+                                                                          thrift2_table):
+    t = thrift2_table(families=("f", "g"))
+    put_wide_rows(thrift2_client, t)
+    assert shape(thrift2_client.getScannerResults(t, TScan(limit=2), 20)) == ["a:5", "b:4"]
+    assert shape(thrift2_client.getScannerResults(t, TScan(limit=2, reversed=True), 20)) == \
+        ["d:2", "c:1"]
+    # Every piece of a batched row belongs to one row of the limit.
+    assert shape(thrift2_client.getScannerResults(t, TScan(limit=1, batchSize=2), 20)) == \
+        ["a:2+", "a:2+", "a:1"]
+    # numRows still caps one call.
+    assert shape(thrift2_client.getScannerResults(t, TScan(limit=3), 1)) == ["a:5"]
+    rows = thrift2_client.getScannerResults(t, TScan(
+        limit=2, columns=[TColumn(b"g")], filterString=b"QualifierFilter(=, 'binary:0')"), 20)
+    assert shape(rows) == ["d:1"]
+    for limit in (0, -1):
+        assert len(thrift2_client.getScannerResults(t, TScan(limit=limit), 20)) == 4
+    sid = thrift2_client.openScanner(t, TScan(limit=3))
+    assert shape(thrift2_client.getScannerRows(sid, 2)) == ["a:5", "b:4"]
+    assert shape(thrift2_client.getScannerRows(sid, 2)) == ["c:1"]
+    assert thrift2_client.getScannerRows(sid, 2) == []
+    thrift2_client.closeScanner(sid)
+
+
+def test_scan_colFamTimeRangeMap_replaces_the_time_range_for_its_families(thrift2_client,
+                                                                          thrift2_table):
+    t = thrift2_table(families=("f", "g"), maxVersions=5)
+    for row in (b"r1", b"r2"):
+        put(thrift2_client, t, row, [(fam, b"a", fam + b"%d" % ts, ts)
+                                     for fam in (b"f", b"g") for ts in (10, 20, 30)])
+    put(thrift2_client, t, b"r3", [(b"g", b"a", b"g30", 30)])
+
+    def scan(**kw):
+        return [r.row + b"/" + k for r in thrift2_client.getScannerResults(t, TScan(**kw), 10)
+                for k in keys_of(r)]
+
+    assert scan(colFamTimeRangeMap={b"f": TTimeRange(15, 25)}) == [
+        b"r1/f:a@20", b"r1/g:a@30", b"r2/f:a@20", b"r2/g:a@30", b"r3/g:a@30"]
+    assert scan(colFamTimeRangeMap={b"f": TTimeRange(15, 25)}, timeRange=TTimeRange(0, 15)) == [
+        b"r1/f:a@20", b"r1/g:a@10", b"r2/f:a@20", b"r2/g:a@10"]
+    assert scan(colFamTimeRangeMap={b"g": TTimeRange(0, 25)}, timeRange=TTimeRange(25, 100),
+                maxVersions=5) == [b"r1/f:a@30", b"r1/g:a@20", b"r1/g:a@10",
+                                   b"r2/f:a@30", b"r2/g:a@20", b"r2/g:a@10"]
+    # An unknown family is ignored; an empty map changes nothing.
+    assert len(scan(colFamTimeRangeMap={b"zz": TTimeRange(0, 15)})) == 5
+    assert len(scan(colFamTimeRangeMap={})) == 5
+    # With a filter, older versions inside the family's range reach it.
+    assert scan(colFamTimeRangeMap={b"f": TTimeRange(0, 15)},
+                filterString=b"ValueFilter(=, 'substring:1')") == [
+        b"r1/f:a@10", b"r1/g:a@10", b"r2/f:a@10", b"r2/g:a@10"]
+    for bad in (TTimeRange(-1, 15), TTimeRange(20, 15)):
+        with pytest.raises(TApplicationException) as e:
+            thrift2_client.getScannerResults(t, TScan(colFamTimeRangeMap={b"f": bad}), 10)
+        assert e.value.type == TApplicationException.INTERNAL_ERROR
 
 
 def test_scanner_ids_count_from_zero_per_service(server_factory):

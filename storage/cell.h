@@ -41,6 +41,9 @@ struct Cell {
 struct RowResult {
   std::string row;
   std::vector<Cell> cells;
+  // More cells of this row follow in the next RowResult (a batch-split piece that is not the
+  // last): HBase's Result.mayHaveMoreCellsInRow, Thrift2's TResult.partial.
+  bool partial = false;
 };
 
 inline uint8_t HBaseTypeCode(CellType type) {

@@ -205,6 +205,7 @@ const char* CompareOpName(CompareOp op) {
     case CompareOp::kNotEqual: return "NOT_EQUAL";
     case CompareOp::kGreaterOrEqual: return "GREATER_OR_EQUAL";
     case CompareOp::kGreater: return "GREATER";
+    case CompareOp::kNoOp: return "NO_OP";
   }
   return "?";
 }
@@ -233,8 +234,33 @@ bool CompareFiltersOut(CompareOp op, int r) {
     case CompareOp::kNotEqual: return r == 0;
     case CompareOp::kGreaterOrEqual: return r > 0;
     case CompareOp::kGreater: return r >= 0;
+    case CompareOp::kNoOp: return true;  // CompareFilter: NO_OP filters every cell out
   }
   return true;
+}
+
+Status CheckValueMatches(CompareOp op, const std::optional<std::string>& expected,
+                         const std::optional<std::string_view>& stored, bool* matches) {
+  *matches = false;
+  if (!expected.has_value() || expected->empty()) {
+    const bool absent_or_empty = !stored.has_value() || stored->empty();
+    *matches = absent_or_empty == (op != CompareOp::kNotEqual);
+    return Status::OK();
+  }
+  if (!stored.has_value()) return Status::OK();
+  // Bytes.compareTo(expected, stored): unsigned, shorter prefix first.
+  const int c = std::string_view(*expected).compare(*stored);
+  switch (op) {
+    case CompareOp::kLess: *matches = c < 0; break;
+    case CompareOp::kLessOrEqual: *matches = c <= 0; break;
+    case CompareOp::kEqual: *matches = c == 0; break;
+    case CompareOp::kNotEqual: *matches = c != 0; break;
+    case CompareOp::kGreaterOrEqual: *matches = c >= 0; break;
+    case CompareOp::kGreater: *matches = c > 0; break;
+    case CompareOp::kNoOp:
+      return Status::IOError("java.lang.RuntimeException: Unknown Compare op NO_OP");
+  }
+  return Status::OK();
 }
 
 }  // namespace hbemu::storage

@@ -1,13 +1,17 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "storage/status.h"
+
 namespace hbemu::storage {
 
-// HBase's CompareOperator, as the filter language spells it (HBASE_SEMANTICS.md 5.1).
-enum class CompareOp { kLess, kLessOrEqual, kEqual, kNotEqual, kGreaterOrEqual, kGreater };
+// HBase's CompareOperator (HBASE_SEMANTICS.md 5.1). The filter language spells the first six;
+// NO_OP reaches us only through Thrift2 checkAndMutate's TCompareOp.
+enum class CompareOp { kLess, kLessOrEqual, kEqual, kNotEqual, kGreaterOrEqual, kGreater, kNoOp };
 
 // "<", "<=", "=", "!=", ">=", ">" -> the operator. False for anything else.
 bool ParseCompareOp(std::string_view text, CompareOp* op);
@@ -35,5 +39,18 @@ std::shared_ptr<const Comparator> MakeComparator(std::string_view spec, std::str
 // CompareFilter.compare: true when a cell whose comparison gave `compare_result` is filtered
 // OUT. With the comparator's operand first, `cell op operand` holds exactly when this is false.
 bool CompareFiltersOut(CompareOp op, int compare_result);
+
+// HRegion.checkAndMutate's test of one column (checkAndPut, checkAndDelete, checkAndMutate of
+// both Thrift services). `stored` is the column's newest visible value (nullopt: absent);
+// `expected` is the caller's value, where unset and empty mean the same.
+//  - An empty expected value: every operator but NOT_EQUAL passes when the column is absent or
+//    empty; NOT_EQUAL passes exactly when it holds a non-empty value.
+//  - Otherwise an absent column never passes, and a present one passes when
+//    `expected op stored` holds, in unsigned byte order (LESS: expected sorts first), the
+//    reverse of a filter's reading. NO_OP cannot compare: HBase's region server throws
+//    "Unknown Compare op NO_OP" (a RuntimeException its client keeps retrying), here an
+//    IOError.
+Status CheckValueMatches(CompareOp op, const std::optional<std::string>& expected,
+                         const std::optional<std::string_view>& stored, bool* matches);
 
 }  // namespace hbemu::storage

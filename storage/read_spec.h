@@ -50,6 +50,24 @@ struct ReadSpec {
   // reach it and up to min(max_versions, VERSIONS) accepted ones are kept (HBASE_SEMANTICS.md
   // 1.6).
   std::shared_ptr<const Filter> filter;
+  // Per-family time ranges that replace `time_range` for their family (HBase's
+  // setColumnFamilyTimeRange, Thrift2 TScan.colFamTimeRangeMap). A family the table does not
+  // have is ignored, as in HBase.
+  std::map<std::string, TimeRange> family_time_ranges;
+  // HBase's maxResultsPerColumnFamily / rowOffsetPerColumnFamily (Thrift2 TGet.storeLimit /
+  // storeOffset), per row and family over the cells the read returns (after deletes, versions,
+  // time range and per-cell filtering; before row-level filtering): skip the first
+  // `store_offset` (a negative one is 0), then return up to `store_limit` (0 returns one, as
+  // HBase does; negative: no limit). The filter does not see the family's cells past the limit.
+  int32_t store_limit = -1;
+  int32_t store_offset = 0;
+
+  // The time range that applies to `family`.
+  const TimeRange& TimeRangeFor(const std::string& family) const {
+    if (family_time_ranges.empty()) return time_range;
+    auto it = family_time_ranges.find(family);
+    return it == family_time_ranges.end() ? time_range : it->second;
+  }
 };
 
 // A scan over a row range. Forward: start <= row < stop. Reversed: stop < row <= start.
@@ -63,6 +81,9 @@ struct ScanSpec {
   ReadSpec read;
   // Maximum cells per RowResult; a wider row comes back in several pieces. 0 = no limit.
   int32_t batch = 0;
+  // Maximum rows for the whole scan (HBase's Scan.setLimit, Thrift2 TScan.limit), counted as
+  // rows returned after filtering; every piece of a batched row belongs to one row. <= 0: none.
+  int32_t limit = 0;
 };
 
 }  // namespace hbemu::storage

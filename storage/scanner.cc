@@ -142,10 +142,13 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
   Status status;
   for (size_t produced = 0; produced < max_results; ++produced) {
     if (pending_pos_ >= pending_.cells.size()) {
-      if (exhausted_ || !FetchRow(&status)) {
+      // The row limit counts whole rows: every piece of the last row still comes out.
+      const bool limit_reached = spec_.limit > 0 && rows_fetched_ >= spec_.limit;
+      if (exhausted_ || limit_reached || !FetchRow(&status)) {
         exhausted_ = true;
         break;
       }
+      ++rows_fetched_;
     }
     const size_t remaining = pending_.cells.size() - pending_pos_;
     const size_t take = spec_.batch > 0 ? std::min(remaining, static_cast<size_t>(spec_.batch))
@@ -160,8 +163,9 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
     auto first = pending_.cells.begin() + static_cast<std::ptrdiff_t>(pending_pos_);
     piece.cells.assign(std::make_move_iterator(first),
                        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(take)));
-    out->push_back(std::move(piece));
     pending_pos_ += take;
+    piece.partial = pending_pos_ < pending_.cells.size();
+    out->push_back(std::move(piece));
     if (pending_pos_ >= pending_.cells.size()) {
       pending_ = RowResult();
       pending_pos_ = 0;

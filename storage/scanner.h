@@ -47,7 +47,8 @@ class Scanner {
   Scanner& operator=(const Scanner&) = delete;
 
   // Appends up to `max_results` results to *out. Fewer (possibly none) means the scan is
-  // exhausted; later calls return none.
+  // exhausted (or its row limit reached); later calls return none. A batch-split piece that
+  // is not its row's last has `partial` set.
   Status Next(size_t max_results, std::vector<RowResult>* out);
 
  private:
@@ -78,6 +79,7 @@ class Scanner {
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
   size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet
   size_t pending_pos_ = 0;
+  int64_t rows_fetched_ = 0;  // rows with visible cells so far, against spec_.limit
 };
 
 }  // namespace hbemu::storage

@@ -79,6 +79,16 @@ struct ColumnKey {
   }
 };
 
+Status CheckTimeRange(const TimeRange& range) {
+  if (range.min < 0 || range.max < 0) {
+    return Status::InvalidArgument("Timestamp cannot be negative. minStamp:" +
+                                   std::to_string(range.min) +
+                                   ", maxStamp:" + std::to_string(range.max));
+  }
+  if (range.min > range.max) return Status::IOError("maxStamp is smaller than minStamp");
+  return Status::OK();
+}
+
 }  // namespace
 
 Store::Store(const StoreOptions& options)
@@ -187,13 +197,9 @@ Status Store::FindTable(std::string_view name, bool require_enabled,
 
 Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const {
   if (spec.max_versions <= 0) return Status::IOError("versions must be positive");
-  if (spec.time_range.min < 0 || spec.time_range.max < 0) {
-    return Status::InvalidArgument("Timestamp cannot be negative. minStamp:" +
-                                   std::to_string(spec.time_range.min) +
-                                   ", maxStamp:" + std::to_string(spec.time_range.max));
-  }
-  if (spec.time_range.min > spec.time_range.max) {
-    return Status::IOError("maxStamp is smaller than minStamp");
+  HBEMU_RETURN_IF_ERROR(CheckTimeRange(spec.time_range));
+  for (const auto& [family, range] : spec.family_time_ranges) {
+    HBEMU_RETURN_IF_ERROR(CheckTimeRange(range));
   }
   for (const auto& [family, qualifiers] : spec.columns.families()) {
     if (table.FindFamily(family) == nullptr) {
@@ -514,7 +520,7 @@ Status Store::Append(std::string_view table_name, std::string_view row,
 
 Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
                              std::string_view family, std::string_view qualifier,
-                             const std::optional<std::string>& expected,
+                             CompareOp op, const std::optional<std::string>& expected,
                              const RowMutation& mutation, bool* applied) {
   *applied = false;
   std::shared_ptr<const TableDescriptor> table;
@@ -530,11 +536,10 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   const int64_t now = clock_->NowMillis();
   std::optional<Cell> current;
   HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, family, qualifier, now, &current));
-  // HRegion.checkAndMutate: an absent or empty expected value matches a missing cell and an
-  // empty one.
-  const bool expect_empty = !expected.has_value() || expected->empty();
-  const bool matches = expect_empty ? (!current.has_value() || current->value.empty())
-                                    : (current.has_value() && current->value == *expected);
+  std::optional<std::string_view> stored;
+  if (current.has_value()) stored = current->value;
+  bool matches = false;
+  HBEMU_RETURN_IF_ERROR(CheckValueMatches(op, expected, stored, &matches));
   if (!matches) return Status::OK();
   leveldb::WriteBatch batch;
   // A put must land after the cell it was checked against, even if that cell is future-dated.

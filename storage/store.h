@@ -11,6 +11,7 @@
 
 #include "storage/cell.h"
 #include "storage/clock.h"
+#include "storage/comparators.h"
 #include "storage/read_spec.h"
 #include "storage/scanner.h"
 #include "storage/schema.h"
@@ -133,10 +134,12 @@ class Store {
   Status Append(std::string_view table, std::string_view row,
                 const std::vector<ColumnAppend>& appends, std::vector<Cell>* result);
   // Applies `mutation` (to the same row) only if the newest visible value of family:qualifier
-  // matches: `expected` nullopt or empty means "absent or empty", otherwise equal bytes.
+  // passes `expected op stored` by HBase's rule (CheckValueMatches in comparators.h; EQUAL with
+  // `expected` nullopt or empty means "absent or empty").
   Status CheckAndMutate(std::string_view table, std::string_view row, std::string_view family,
-                        std::string_view qualifier, const std::optional<std::string>& expected,
-                        const RowMutation& mutation, bool* applied);
+                        std::string_view qualifier, CompareOp op,
+                        const std::optional<std::string>& expected, const RowMutation& mutation,
+                        bool* applied);
 
   // A UUID made when the data directory was created: HBase's cluster id.
   const std::string& cluster_id() const { return cluster_id_; }

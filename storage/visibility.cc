@@ -23,6 +23,8 @@ void RowVisibility::EnterFamily(std::string_view family) {
   family_version_deletes_.clear();
   in_column_ = false;
   family_done_ = false;
+  family_cells_ = 0;
+  time_range_ = &spec_->TimeRangeFor(family_);
 
   selected_qualifiers_ = nullptr;
   family_selected_ = spec_->columns.all();
@@ -58,12 +60,26 @@ void RowVisibility::EnterColumn(std::string_view qualifier) {
 // marker applies whenever it is newer than the range start (HBASE_SEMANTICS.md 2.4).
 bool RowVisibility::MarkerApplies(int64_t marker_ts) const {
   if (family_desc_->keep_deleted_cells == KeepDeletedCells::kFalse) return true;
-  return marker_ts >= spec_->time_range.min && marker_ts < spec_->time_range.max;
+  return marker_ts >= time_range_->min && marker_ts < time_range_->max;
+}
+
+// As measured on HBase 2.6.1: the n-th cell the family returns is kept when n > offset, and
+// the family ends with the first kept cell that reaches limit + offset, so a limit of 0 keeps
+// one cell like a limit of 1 (and the filter never sees the family's later cells). HBase's
+// client drops a non-positive offset, so a negative one counts as 0.
+bool RowVisibility::CountForStoreLimit() {
+  ++family_cells_;
+  const int64_t offset = std::max<int32_t>(spec_->store_offset, 0);
+  if (family_cells_ <= offset) return false;
+  if (spec_->store_limit >= 0 && family_cells_ >= spec_->store_limit + offset) {
+    family_done_ = true;
+  }
+  return true;
 }
 
 RowVisibility::Skip RowVisibility::SkipAhead(std::string* key_suffix) const {
   if (filter_ != nullptr || !in_family_) return Skip::kNone;
-  if (family_desc_ == nullptr || !family_selected_) return SkipFamily(key_suffix);
+  if (family_desc_ == nullptr || !family_selected_ || family_done_) return SkipFamily(key_suffix);
   if (!in_column_ || (column_selected_ && !column_done_)) return Skip::kNone;
   if (qualifier_.empty()) {
     // The empty qualifier also holds the family-wide markers, which matter to every later
@@ -143,8 +159,8 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
       Contains(family_version_deletes_, ts) || Contains(version_deletes_, ts)) {
     return;  // deleted versions do not count against VERSIONS
   }
-  if (ts >= spec_->time_range.max) return;
-  if (ts < spec_->time_range.min) {
+  if (ts >= time_range_->max) return;
+  if (ts < time_range_->min) {
     column_done_ = true;
     return;
   }
@@ -160,7 +176,7 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
     return;
   }
   if (filter_ == nullptr) {
-    out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
+    if (CountForStoreLimit()) out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
     // Any later put of this column would only be counted over the cap; knowing it now lets
     // the reader skip the column's remaining versions.
     if (versions_seen_ >= max_versions_) column_done_ = true;
@@ -201,7 +217,7 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
   }
   Cell cell{family_, qualifier_, ts, std::string(value)};
   filter_->TransformCell(&cell);
-  out->push_back(std::move(cell));
+  if (CountForStoreLimit()) out->push_back(std::move(cell));
 }
 
 }  // namespace hbemu::storage

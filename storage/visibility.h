@@ -16,7 +16,9 @@ namespace hbemu::storage {
 // HBase's read rules (HBASE_SEMANTICS.md 1.6, 2, 3): delete markers of all four types mask
 // covered puts whatever their write order; versions are counted after deletes and capped at
 // min(request, family VERSIONS); the time range applies before counting; family TTL hides
-// expired versions beyond MIN_VERSIONS; a cell TTL always hides.
+// expired versions beyond MIN_VERSIONS; a cell TTL always hides. A family's own time range
+// (ReadSpec::family_time_ranges) replaces the read's; the per-family cell limit and offset
+// (ReadSpec::store_limit / store_offset) count the cells that pass everything above.
 //
 // With a filter, each cell that survives those checks goes through Filter::FilterCell at
 // HBase's step (UserScanQueryMatcher.mergeFilterResponse): versions are counted up to the
@@ -57,6 +59,9 @@ class RowVisibility {
   void EnterFamily(std::string_view family);
   void EnterColumn(std::string_view qualifier);
   bool MarkerApplies(int64_t marker_ts) const;
+  // Counts one more cell the read returns from this family. False when the store offset
+  // swallows it; ends the family once the store limit is reached.
+  bool CountForStoreLimit();
   Skip SkipFamily(std::string* key_suffix) const;
   static bool Contains(const std::vector<int64_t>& v, int64_t ts);
 
@@ -66,7 +71,7 @@ class RowVisibility {
   Filter* const filter_;
   const std::string_view row_;
   bool filter_done_ = false;
-  bool family_done_ = false;       // the filter skipped the rest of this family in this row
+  bool family_done_ = false;  // the filter or the store limit ended this family in this row
   bool hint_active_ = false;       // the filter asked to seek to (hint_family_, hint_qualifier_)
   std::string hint_family_;
   std::string hint_qualifier_;
@@ -78,6 +83,8 @@ class RowVisibility {
   const std::set<std::string>* selected_qualifiers_ = nullptr;  // nullptr: whole family
   bool family_selected_ = false;
   int32_t max_versions_ = 1;
+  const TimeRange* time_range_ = nullptr;  // the family's, or the read's
+  int64_t family_cells_ = 0;               // returned-or-offset cells of this family
   int64_t oldest_unexpired_ts_ = 0;      // family TTL horizon
   int64_t delete_family_ts_ = -1;        // newest DeleteFamily marker seen
   std::vector<int64_t> family_version_deletes_;

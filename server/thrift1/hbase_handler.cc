@@ -441,8 +441,8 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
   RowMutation mutation{row, {std::move(put)}, CellTtlFromAttributes(attributes)};
   // An unset expected value reaches us as empty bytes; HBase treats unset and empty alike.
   bool applied = false;
-  ThrowIfError(store_->CheckAndMutate(tableName, row, check.family, *check.qualifier, value,
-                                      mutation, &applied),
+  ThrowIfError(store_->CheckAndMutate(tableName, row, check.family, *check.qualifier,
+                                      storage::CompareOp::kEqual, value, mutation, &applied),
                kIllegalArgument);
   return applied;
 }

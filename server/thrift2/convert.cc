@@ -82,6 +82,8 @@ Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
     HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(get.filterString, &spec->filter));
   }
   if (get.__isset.filterBytes) return FilterBytesUnsupported();
+  if (get.__isset.storeLimit) spec->store_limit = get.storeLimit;
+  if (get.__isset.storeOffset) spec->store_offset = get.storeOffset;
   return Status::OK();
 }
 
@@ -100,9 +102,34 @@ Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
   if (scan.__isset.filterBytes) return FilterBytesUnsupported();
   if (scan.__isset.batchSize && scan.batchSize > 0) spec->batch = scan.batchSize;
   if (scan.__isset.reversed) spec->reversed = scan.reversed;
+  if (scan.__isset.colFamTimeRangeMap) {
+    for (const auto& [family, range] : scan.colFamTimeRangeMap) {
+      HBEMU_RETURN_IF_ERROR(
+          MakeTimeRange(range.minStamp, range.maxStamp, &spec->read.family_time_ranges[family]));
+    }
+  }
+  if (scan.__isset.limit && scan.limit > 0) spec->limit = scan.limit;
   // caching, cacheBlocks, readType, consistency, targetReplicaId and authorizations tune RPCs,
   // caches and replicas in HBase; none changes what a single-replica store returns.
   return Status::OK();
+}
+
+Status ToCompareOp(thrift2::TCompareOp::type in, storage::CompareOp* out) {
+  switch (in) {
+    case thrift2::TCompareOp::LESS: *out = storage::CompareOp::kLess; return Status::OK();
+    case thrift2::TCompareOp::LESS_OR_EQUAL:
+      *out = storage::CompareOp::kLessOrEqual;
+      return Status::OK();
+    case thrift2::TCompareOp::EQUAL: *out = storage::CompareOp::kEqual; return Status::OK();
+    case thrift2::TCompareOp::NOT_EQUAL: *out = storage::CompareOp::kNotEqual; return Status::OK();
+    case thrift2::TCompareOp::GREATER_OR_EQUAL:
+      *out = storage::CompareOp::kGreaterOrEqual;
+      return Status::OK();
+    case thrift2::TCompareOp::GREATER: *out = storage::CompareOp::kGreater; return Status::OK();
+    case thrift2::TCompareOp::NO_OP: *out = storage::CompareOp::kNoOp; return Status::OK();
+  }
+  // compareOpFromThrift answers null for an unknown value; the builder's null check throws.
+  return Status::InvalidArgument("compareOp for checkAndMutate can not be null");
 }
 
 Status ToRowMutation(const thrift2::TPut& put, storage::RowMutation* out) {
@@ -189,9 +216,10 @@ Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutati
   return Status::OK();
 }
 
-void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrift2::TResult* out) {
+void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrift2::TResult* out,
+               bool partial) {
   out->__isset.stale = true;
-  out->__isset.partial = true;
+  out->__set_partial(partial);
   if (cells.empty()) return;
   out->__set_row(row);
   out->columnValues.resize(cells.size());
@@ -207,7 +235,7 @@ void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrif
 }
 
 void ToTResult(storage::RowResult&& row, thrift2::TResult* out) {
-  ToTResult(row.row, std::move(row.cells), out);
+  ToTResult(row.row, std::move(row.cells), out, row.partial);
 }
 
 }  // namespace hbemu::server::thrift2_convert

@@ -252,7 +252,7 @@ thrift2::TTableDescriptor ToTTableDescriptor(const storage::TableDescriptor& tab
     out.columns.push_back(ToTColumnFamilyDescriptor(family));
   }
   std::map<std::string, std::string> attributes = table.values;
-  attributes["IS_META"] = "false";
+  attributes.emplace("IS_META", "false");
   if (table.durability != storage::Durability::kUseDefault) {
     attributes["DURABILITY"] = DurabilityName(table.durability);
   }

@@ -1,8 +1,10 @@
 // THBaseService's table and namespace administration (HBase's Admin calls).
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "server/gateway/regions.h"
+#include "server/gateway/system_tables.h"
 
 #include "server/thrift2/convert.h"
 #include "server/thrift2/descriptors.h"
@@ -26,16 +28,37 @@ bool IsSystemTable(const storage::TableDescriptor& table) { return table.name.ns
 std::shared_ptr<const storage::TableDescriptor> ThbaseHandler::Describe(
     const thrift2::TTableName& name) {
   std::shared_ptr<const storage::TableDescriptor> table;
-  ThrowIfError(store_->DescribeTable(convert::FullTableName(name), &table));
+  const std::string full_name = convert::FullTableName(name);
+  const Status s = store_->DescribeTable(full_name, &table);
+  if (s.code() == Status::Code::kTableNotFound) {
+    if (auto system = FindSystemTable(full_name)) return system;
+  }
+  ThrowIfError(s);
   return table;
 }
+
+namespace {
+
+// HBase lists tables sorted by namespace, then name.
+void SortByName(std::vector<std::shared_ptr<const storage::TableDescriptor>>* tables) {
+  std::sort(tables->begin(), tables->end(), [](const auto& a, const auto& b) {
+    return std::tie(a->name.ns, a->name.qualifier) < std::tie(b->name.ns, b->name.qualifier);
+  });
+}
+
+}  // namespace
 
 std::vector<std::shared_ptr<const storage::TableDescriptor>> ThbaseHandler::TablesMatching(
     const std::optional<std::string>& regex, bool include_sys_tables) {
   std::unique_ptr<TablePattern> pattern;
   if (regex.has_value()) ThrowIfError(TablePattern::Compile(*regex, &pattern));
+  std::vector<std::shared_ptr<const storage::TableDescriptor>> candidates = store_->ListTables();
+  if (include_sys_tables) {
+    candidates.insert(candidates.end(), SystemTables().begin(), SystemTables().end());
+    SortByName(&candidates);
+  }
   std::vector<std::shared_ptr<const storage::TableDescriptor>> out;
-  for (auto& table : store_->ListTables()) {
+  for (auto& table : candidates) {
     if (!include_sys_tables && IsSystemTable(*table)) continue;
     if (pattern && !pattern->Matches(table->name.ns, table->name.qualifier)) continue;
     out.push_back(std::move(table));
@@ -51,6 +74,10 @@ std::vector<std::shared_ptr<const storage::TableDescriptor>> ThbaseHandler::Tabl
   std::vector<std::shared_ptr<const storage::TableDescriptor>> out;
   for (auto& table : store_->ListTables()) {
     if (table->name.ns == ns) out.push_back(std::move(table));
+  }
+  if (ns == "hbase") {
+    out.insert(out.end(), SystemTables().begin(), SystemTables().end());
+    SortByName(&out);
   }
   return out;
 }
@@ -74,7 +101,8 @@ void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& 
 
 bool ThbaseHandler::tableExists(const thrift2::TTableName& tableName) {
   std::shared_ptr<const storage::TableDescriptor> table;
-  return store_->DescribeTable(convert::FullTableName(tableName), &table).ok();
+  const std::string full_name = convert::FullTableName(tableName);
+  return store_->DescribeTable(full_name, &table).ok() || FindSystemTable(full_name) != nullptr;
 }
 
 void ThbaseHandler::TableDescriptorsByPattern(std::vector<thrift2::TTableDescriptor>* out,

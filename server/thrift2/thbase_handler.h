@@ -153,7 +153,7 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   void Mutate(const std::string& table, const storage::RowMutation& mutation);
   bool CheckAndMutateImpl(const std::string& table, const std::string& row,
                           const std::string& family, const std::string& qualifier,
-                          const std::optional<std::string>& value,
+                          storage::CompareOp op, const std::optional<std::string>& value,
                           const storage::RowMutation& mutation);
   std::shared_ptr<const storage::TableDescriptor> Describe(const thrift2::TTableName& name);
   // Tables of all namespaces whose name matches a Java regex (null: all), as HBase's

@@ -583,7 +583,8 @@ TEST_F(StoreTest, EmptyRowIsInvalidArgument) {
   EXPECT_CODE(kInvalidArgument, store_->Increment("t", "", {{"f", "c", 1}}, &cells));
   EXPECT_CODE(kInvalidArgument, store_->Append("t", "", {{"f", "s", "x"}}, &cells));
   bool applied = true;
-  EXPECT_CODE(kInvalidArgument, store_->CheckAndMutate("t", "", "f", "q", std::nullopt,
+  EXPECT_CODE(kInvalidArgument, store_->CheckAndMutate("t", "", "f", "q", CompareOp::kEqual,
+                                                       std::nullopt,
                                                        Row("", {PutOp("f", "q", 1, "v")}),
                                                        &applied));
   EXPECT_FALSE(applied);
@@ -640,7 +641,7 @@ TEST_F(StoreTest, DataCallsOnDisabledTableAreTableNotEnabled) {
   EXPECT_CODE(kTableNotEnabled, store_->Increment("t", "r", {{"f", "c", 1}}, &cells));
   EXPECT_CODE(kTableNotEnabled, store_->Append("t", "r", {{"f", "s", "x"}}, &cells));
   EXPECT_CODE(kTableNotEnabled,
-              store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+              store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                      Row("r", {PutOp("f", "q", 1, "v")}), &applied));
   ASSERT_OK(store_->EnableTable("t"));
   EXPECT_EQ(Get("r"), (Cells{"f:q@1=v"}));
@@ -657,7 +658,7 @@ TEST_F(StoreTest, DataCallsOnMissingTableAreTableNotFound) {
   EXPECT_CODE(kTableNotFound, store_->Increment("t", "r", {{"f", "c", 1}}, &cells));
   EXPECT_CODE(kTableNotFound, store_->Append("t", "r", {{"f", "s", "x"}}, &cells));
   EXPECT_CODE(kTableNotFound,
-              store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+              store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                      Row("r", {PutOp("f", "q", 1, "v")}), &applied));
 }
 
@@ -988,10 +989,10 @@ TEST_F(StoreTest, CheckAndPutWithUnsetExpectedAppliesOnlyToAbsentColumn) {
   // G81
   ASSERT_OK(CreateTable({Family("f")}));
   bool applied = false;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                    Row("r", {PutOp("f", "q", kLatestTimestamp, "x")}), &applied));
   EXPECT_TRUE(applied);
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                    Row("r", {PutOp("f", "q", kLatestTimestamp, "y")}), &applied));
   EXPECT_FALSE(applied);
   EXPECT_EQ(Get("r"), (Cells{"f:q@" + std::to_string(kNow) + "=x"}));
@@ -1003,10 +1004,10 @@ TEST_F(StoreTest, CheckAndPutComparesOnlyNewestVersion) {
   ASSERT_OK(Put("r", "f", "q", 1, "a"));
   ASSERT_OK(Put("r", "f", "q", 2, "b"));
   bool applied = true;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", "a"s,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, "a"s,
                                    Row("r", {PutOp("f", "x", 3, "1")}), &applied));
   EXPECT_FALSE(applied);
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", "b"s,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, "b"s,
                                    Row("r", {PutOp("f", "x", 3, "2")}), &applied));
   EXPECT_TRUE(applied);
   EXPECT_EQ(Get("r"), (Cells{"f:q@2=b", "f:x@3=2"}));
@@ -1017,11 +1018,11 @@ TEST_F(StoreTest, CheckAndPutWithEmptyExpectedMatchesEmptyValue) {
   ASSERT_OK(CreateTable({Family("f")}));
   ASSERT_OK(Put("r", "f", "q", 1, ""));
   bool applied = false;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                    Row("r", {PutOp("f", "a", 1, "1")}), &applied));
   EXPECT_TRUE(applied);
   applied = false;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", ""s,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, ""s,
                                    Row("r", {PutOp("f", "b", 1, "2")}), &applied));
   EXPECT_TRUE(applied);
   EXPECT_EQ(Get("r"), (Cells{"f:a@1=1", "f:b@1=2", "f:q@1="}));
@@ -1030,7 +1031,7 @@ TEST_F(StoreTest, CheckAndPutWithEmptyExpectedMatchesEmptyValue) {
 TEST_F(StoreTest, CheckAndPutWithValueFailsOnAbsentColumn) {
   ASSERT_OK(CreateTable({Family("f")}));
   bool applied = true;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", "x"s,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, "x"s,
                                    Row("r", {PutOp("f", "q", 1, "y")}), &applied));
   EXPECT_FALSE(applied);
   EXPECT_EQ(Get("r"), Cells{});
@@ -1041,7 +1042,7 @@ TEST_F(StoreTest, CheckAndPutSeesDeletes) {
   ASSERT_OK(Put("r", "f", "q", 1, "x"));
   ASSERT_OK(Mutate("r", {DeleteOp(MutationType::kDeleteColumn, "f", "q", 1)}));
   bool applied = false;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                    Row("r", {PutOp("f", "q", 2, "y")}), &applied));
   EXPECT_TRUE(applied);
 }
@@ -1051,7 +1052,7 @@ TEST_F(StoreTest, CheckAndDeleteRowRemovesRow) {
   ASSERT_OK(CreateTable({Family("f"), Family("g")}));
   ASSERT_OK(Mutate("r", {PutOp("f", "q", 1, "x"), PutOp("g", "a", 1, "y")}));
   bool applied = false;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", "x"s,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, "x"s,
                                    Row("r", {DeleteOp(MutationType::kDeleteRow, "", "")}),
                                    &applied));
   EXPECT_TRUE(applied);
@@ -1065,7 +1066,7 @@ TEST_F(StoreTest, CheckAndPutAgainstFutureDatedCellIsNotEclipsed) {
   const int64_t future = kNow + 1000;
   ASSERT_OK(Put("r", "f", "q", future, "x"));
   bool applied = false;
-  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", "x"s,
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, "x"s,
                                    Row("r", {PutOp("f", "q", kLatestTimestamp, "y"),
                                              PutOp("f", "e", 5, "explicit")}),
                                    &applied));
@@ -1078,11 +1079,11 @@ TEST_F(StoreTest, CheckAndMutateRejectsOtherRowAndUnknownFamily) {
   ASSERT_OK(CreateTable({Family("f")}));
   bool applied = true;
   EXPECT_CODE(kInvalidArgument,
-              store_->CheckAndMutate("t", "r", "f", "q", std::nullopt,
+              store_->CheckAndMutate("t", "r", "f", "q", CompareOp::kEqual, std::nullopt,
                                      Row("other", {PutOp("f", "q", 1, "v")}), &applied));
   EXPECT_FALSE(applied);
   EXPECT_CODE(kNoSuchColumnFamily,
-              store_->CheckAndMutate("t", "r", "x", "q", std::nullopt,
+              store_->CheckAndMutate("t", "r", "x", "q", CompareOp::kEqual, std::nullopt,
                                      Row("r", {PutOp("f", "q", 1, "v")}), &applied));
   EXPECT_EQ(Get("r"), Cells{});
   EXPECT_EQ(Get("other"), Cells{});
