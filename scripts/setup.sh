@@ -12,6 +12,7 @@ packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift
           libedit-dev  # hbase-shell: line editing and history
           python3 python3-venv
           chromium  # headless, for the admin console's browser test (python-compat)
+          default-jdk-headless maven  # python-compat/test_java_clients.py builds tests/java (HBase's Java clients)
           clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${packages[@]}"; do

@@ -3,8 +3,9 @@
 #  1. GoogleTest through CTest, bounded libFuzzer runs (the wire: detection, framing, HTTP,
 #     Thrift decoding and the handler; and the filter parser), then the Python compatibility
 #     suite (happybase in all four transport x protocol modes and raw Thrift over a socket and
-#     over HTTP, all against one server without mode flags; 1,000 connections, crash recovery
-#     with SIGKILL, hostile input, soak) against the built server;
+#     over HTTP, all against one server without mode flags; HBase's own Java clients from
+#     tests/java, built with Maven; 1,000 connections, crash recovery with SIGKILL, hostile
+#     input, soak) against the built server;
 #  2. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build;
 #  3. the concurrency tests on a ThreadSanitizer build.
 # HBEMU_SANITIZERS=0 skips 2 and 3 (quicker local runs; CI runs everything).

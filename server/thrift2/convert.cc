@@ -75,7 +75,7 @@ Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
   }
   if (get.__isset.maxVersions) {
     // Get.readVersions throws a plain IOException here, which HBase's client may retry.
-    if (get.maxVersions <= 0) return Status::IOError("maxVersions must be positive");
+    if (get.maxVersions <= 0) return Status::IOError("versions must be positive");
     spec->max_versions = get.maxVersions;
   }
   if (get.__isset.filterString) {
