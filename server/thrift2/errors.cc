@@ -20,6 +20,10 @@ void ThrowIfError(const Status& status) {
   if (status.ok()) return;
   admin::NoteCallFailed();
   if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
+  // A DoNotRetryIOException comes from the region server, which sends it as text: class first.
+  if (status.code() == Status::Code::kDoNotRetry) {
+    ThrowTIOError(std::string(JavaExceptionClass(status)) + ": " + status.message(), false);
+  }
   ThrowTIOError(status.message(), CanRetry(status));
 }
 
