@@ -13,6 +13,7 @@
 #include <leveldb/write_batch.h>
 
 #include "storage/catalog.h"
+#include "storage/codec_check.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
 #include "storage/row_clock.h"
@@ -87,7 +88,8 @@ Store::Store(const StoreOptions& options)
     : clock_(options.clock != nullptr ? options.clock : Clock::System()),
       sync_writes_(options.sync_writes),
       row_locks_(new RowLocks()),
-      row_clock_(new RowClock()) {}
+      row_clock_(new RowClock()),
+      codec_check_(new CodecCheck()) {}
 
 Store::~Store() {
   if (sweeper_) sweeper_->Stop();

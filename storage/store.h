@@ -26,6 +26,7 @@ class WriteBatch;
 namespace hbemu::storage {
 
 class Catalog;
+class CodecCheck;
 class RowClock;
 class RowLocks;
 class TableSweeper;
@@ -199,6 +200,7 @@ class Store {
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<RowLocks> row_locks_;
   std::unique_ptr<RowClock> row_clock_;  // server-assigned timestamps never go back in a row
+  std::unique_ptr<CodecCheck> codec_check_;  // compression codecs a stock HBase can load
   std::unique_ptr<TableSweeper> sweeper_;
 };
 
