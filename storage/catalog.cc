@@ -17,6 +17,10 @@ namespace hbemu::storage {
 namespace {
 
 constexpr char kNextTableIdKey[] = "next_table_id";
+// HBase's table sanity check (TableDescriptorChecker), word for word: clients match on it.
+constexpr char kNoFamiliesMessage[] =
+    "Table should have at least one column family. Set hbase.table.sanity.checks to false at "
+    "conf or table descriptor if you want to bypass sanity checks";
 
 Status FromLevelDb(const leveldb::Status& s) {
   if (s.ok()) return Status::OK();
@@ -127,7 +131,7 @@ Status Catalog::CreateNamespace(std::string_view ns,
   HBEMU_RETURN_IF_ERROR(ValidateNamespaceName(ns));
   std::lock_guard<std::mutex> lock(mu_);
   if (namespaces_.count(std::string(ns))) {
-    return Status::NamespaceExists(std::string(ns));
+    return Status::NamespaceExists("Namespace " + std::string(ns) + " already exists");
   }
   NamespaceDescriptor descriptor;
   descriptor.name = std::string(ns);
@@ -201,11 +205,13 @@ Status Catalog::CreateTable(const TableName& name, TableDescriptor spec,
   if (tables_.count(MapKey(name))) return Status::TableExists(name.ToString());
   HBEMU_RETURN_IF_ERROR(ValidateFamilies(&spec.families));
   if (spec.families.empty()) {
-    return Status::DoNotRetry("Table should have at least one column family.");
+    return Status::DoNotRetry(kNoFamiliesMessage);
   }
   if (!namespaces_.count(name.ns)) return Status::NamespaceNotFound(name.ns);
   HBEMU_RETURN_IF_ERROR(NormalizeSplitKeys(&spec.split_keys));
 
+  // HBase's master records the store file tracker of every table it creates.
+  spec.values.emplace("hbase.store.file-tracker.impl", "DEFAULT");
   auto table = std::make_shared<TableDescriptor>(std::move(spec));
   table->id = next_table_id_;
   table->name = name;
@@ -228,7 +234,10 @@ Status Catalog::DropTable(const TableName& name, uint64_t* dropped_id) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = tables_.find(MapKey(name));
   if (it == tables_.end()) return Status::TableNotFound(name.ToString());
-  if (it->second->enabled) return Status::TableNotDisabled(name.ToString());
+  if (it->second->enabled) {
+    return Status::TableNotDisabled("Not DISABLED; tableName=" + name.ToString() +
+                                    ", state=ENABLED");
+  }
   const uint64_t id = it->second->id;
   leveldb::WriteBatch batch;
   batch.Delete(TableNameKey(name.ns, name.qualifier));
@@ -272,7 +281,7 @@ Status Catalog::ModifyTable(const TableName& name, const TableDescriptor& spec,
   table->families = spec.families;
   HBEMU_RETURN_IF_ERROR(ValidateFamilies(&table->families));
   if (table->families.empty()) {
-    return Status::DoNotRetry("Table should have at least one column family.");
+    return Status::DoNotRetry(kNoFamiliesMessage);
   }
   table->values = spec.values;
   table->durability = spec.durability;
@@ -387,7 +396,8 @@ Status Catalog::SetEnabled(const TableName& name, bool enabled) {
   auto it = tables_.find(MapKey(name));
   if (it == tables_.end()) return Status::TableNotFound(name.ToString());
   if (it->second->enabled == enabled) {
-    return enabled ? Status::TableNotDisabled(name.ToString())
+    // HBase's enable procedure states the table's state; disable names only the table.
+    return enabled ? Status::TableNotDisabled("tableName=" + name.ToString() + ", state=ENABLED")
                    : Status::TableNotEnabled(name.ToString());
   }
   auto updated = std::make_shared<TableDescriptor>(*it->second);

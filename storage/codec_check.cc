@@ -6,6 +6,11 @@
 namespace hbemu::storage {
 namespace {
 
+// TableDescriptorChecker ends every sanity-check failure with this advice.
+constexpr char kSanityAdvice[] =
+    " Set hbase.table.sanity.checks to false at conf or table descriptor if you want to bypass "
+    "sanity checks";
+
 // What loading each codec throws on a stock HBase 2.6.1 (checked against it); nullptr: works.
 const char* FirstFailure(const std::string& upper) {
   if (upper == "ZSTD") {
@@ -44,9 +49,10 @@ Status CodecCheck::Check(const FamilyDescriptor& family) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   std::lock_guard<std::mutex> lock(mu_);
   if (!failed_.insert(lower).second) {
-    return Status::DoNotRetry("Compression algorithm '" + lower + "' previously failed test.");
+    return Status::DoNotRetry("Compression algorithm '" + lower + "' previously failed test." +
+                              kSanityAdvice);
   }
-  return Status::DoNotRetry(failure);
+  return Status::DoNotRetry(failure + std::string(kSanityAdvice));
 }
 
 }  // namespace hbemu::storage

@@ -115,7 +115,22 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
   if (spec_.read.filter != nullptr) {
     filter_ = spec_.read.filter->Clone();
     filter_->SetReversed(spec_.reversed);
+    // Regions matter only to a filter's state.
+    for (const std::string& key : table_->split_keys) region_starts_.push_back(RowKeyPrefix(id, key));
   }
+}
+
+void Scanner::EnterRegionOf(std::string_view row_key_prefix) {
+  if (region_starts_.empty()) return;
+  const size_t region = static_cast<size_t>(
+      std::upper_bound(region_starts_.begin(), region_starts_.end(), row_key_prefix) -
+      region_starts_.begin());
+  if (region == region_) return;
+  if (region_ != static_cast<size_t>(-1)) {
+    filter_ = spec_.read.filter->Clone();
+    filter_->SetReversed(spec_.reversed);
+  }
+  region_ = region;
 }
 
 Scanner::~Scanner() {
@@ -200,6 +215,7 @@ bool Scanner::FetchRowForward(Status* status) {
       return false;
     }
     row_prefix_.assign(it_->key().data(), n);
+    EnterRegionOf(row_prefix_);
     pending_.cells.clear();  // a skipped row leaves none, but ReadRow appends
     *status = ReadRow(it_.get(), row_prefix_, *table_, spec_.read, now_ms_, &pending_,
                       filter_.get(), spec_.batch, &filter_done_);
@@ -235,6 +251,7 @@ bool Scanner::FetchRowReverse(Status* status) {
       return false;
     }
     last_row_prefix_.assign(it_->key().data(), n);
+    EnterRegionOf(last_row_prefix_);
     it_->Seek(last_row_prefix_);
     RowResult row;
     *status = ReadRow(it_.get(), last_row_prefix_, *table_, spec_.read, now_ms_, &row,

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "storage/cell.h"
@@ -56,6 +57,10 @@ class Scanner {
   bool FetchRow(Status* status);
   bool FetchRowForward(Status* status);
   bool FetchRowReverse(Status* status);
+  // Called with each row's key prefix before it is read. HBase runs a scan region by region,
+  // each region scanner with its own copy of the filter: on entering another region the
+  // filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
+  void EnterRegionOf(std::string_view row_key_prefix);
 
   leveldb::DB* const db_;
   const std::shared_ptr<const TableDescriptor> table_;
@@ -72,6 +77,8 @@ class Scanner {
   RowResult pending_;            // a row fetched but not yet fully returned (batching)
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
   bool filter_done_ = false;        // the filter ended the scan
+  std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
+  size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet
   size_t pending_pos_ = 0;
 };
 

@@ -40,27 +40,15 @@ Status Store::CreateTable(std::string_view name, TableDescriptor spec) {
   TableName parsed;
   HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
   // HMaster runs its sanity checks (the codecs among them) before looking for the table.
-  Status s = codec_check_->Check(spec);
-  if (s.ok()) s = catalog_->CreateTable(parsed, std::move(spec), nullptr);
-  // HBase's TableDescriptorChecker ends every sanity-check failure with this advice.
-  if (s.code() == Status::Code::kDoNotRetry) {
-    return Status::DoNotRetry(s.message() +
-                              " Set hbase.table.sanity.checks to false at conf or table "
-                              "descriptor if you want to bypass sanity checks");
-  }
-  return s;
+  HBEMU_RETURN_IF_ERROR(codec_check_->Check(spec));
+  return catalog_->CreateTable(parsed, std::move(spec), nullptr);
 }
 
 Status Store::DeleteTable(std::string_view name) {
   TableName parsed;
   HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
   uint64_t id = 0;
-  const Status s = catalog_->DropTable(parsed, &id);
-  if (s.code() == Status::Code::kTableNotDisabled) {  // HMaster.checkTableModifiable's text
-    return Status::TableNotDisabled("Not DISABLED; tableName=" + parsed.ToString() +
-                                    ", state=ENABLED");
-  }
-  HBEMU_RETURN_IF_ERROR(s);
+  HBEMU_RETURN_IF_ERROR(catalog_->DropTable(parsed, &id));
   sweeper_->Wake();
   return Status::OK();
 }
@@ -77,11 +65,7 @@ Status Store::TruncateTable(std::string_view name, bool preserve_splits) {
 Status Store::EnableTable(std::string_view name) {
   TableName parsed;
   HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
-  const Status s = catalog_->SetEnabled(parsed, true);
-  if (s.code() == Status::Code::kTableNotDisabled) {  // EnableTableProcedure's text
-    return Status::TableNotDisabled("tableName=" + parsed.ToString() + ", state=ENABLED");
-  }
-  return s;
+  return catalog_->SetEnabled(parsed, true);
 }
 
 Status Store::DisableTable(std::string_view name) {

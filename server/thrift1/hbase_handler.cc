@@ -1,10 +1,10 @@
 #include "server/thrift1/hbase_handler.h"
 
-#include <boost/uuid/detail/md5.hpp>
 #include <glog/logging.h>
 
 #include "server/gateway/attributes.h"
 #include "server/gateway/batch_errors.h"
+#include "server/gateway/regions.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
@@ -27,26 +27,6 @@ storage::TimeRange Before(int64_t ts) {
   storage::TimeRange range;
   if (ts != kLatest) range.max = ts;
   return range;
-}
-
-// A region name as HBase builds it: "<table>,<startKey>,<regionId>.<md5 of that>.".
-std::string RegionName(const std::string& table, int64_t region_id) {
-  const std::string base = table + ",," + std::to_string(region_id);
-  boost::uuids::detail::md5 md5;
-  md5.process_bytes(base.data(), base.size());
-  boost::uuids::detail::md5::digest_type digest;
-  md5.get_digest(digest);
-  // boost's digest words are host-order integers; print them as the big-endian byte string.
-  static const char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (unsigned int word : digest) {
-    for (int shift = 24; shift >= 0; shift -= 8) {
-      const unsigned byte = (word >> shift) & 0xff;
-      hex.push_back(kHex[byte >> 4]);
-      hex.push_back(kHex[byte & 0xf]);
-    }
-  }
-  return base + "." + hex + ".";
 }
 
 // A region name or a table name: compaction requests accept either.
@@ -120,12 +100,12 @@ void HbaseHandler::getColumnDescriptors(std::map<std::string, thrift::ColumnDesc
   }
 }
 
-thrift::TRegionInfo HbaseHandler::RegionOf(const storage::TableDescriptor& table) const {
+thrift::TRegionInfo HbaseHandler::ToTRegionInfo(const RegionView& view) const {
   thrift::TRegionInfo region;
-  region.__set_startKey("");
-  region.__set_endKey("");
-  region.__set_id(table.created_ms);
-  region.__set_name(RegionName(table.name.ToString(), table.created_ms));
+  region.__set_startKey(view.start_key);
+  region.__set_endKey(view.end_key);
+  region.__set_id(view.region_id);
+  region.__set_name(view.name);
   region.__set_version(1);
   region.__set_serverName(options_.server_name);
   region.__set_port(options_.region_server_port);
@@ -138,18 +118,17 @@ void HbaseHandler::getTableRegions(std::vector<thrift::TRegionInfo>& _return,
   const Status s = store_->DescribeTable(tableName, &table);
   if (s.code() == Status::Code::kTableNotFound) return;  // HBase answers [] here, not an error
   ThrowIfError(s);
-  _return.push_back(RegionOf(*table));
+  for (const RegionView& region : RegionsOf(*table)) _return.push_back(ToTRegionInfo(region));
 }
 
 void HbaseHandler::getRegionInfo(thrift::TRegionInfo& _return, const std::string& row) {
-  // `row` is a meta key, "<table>,<row>,<id>"; every table here has exactly one region.
-  std::shared_ptr<const storage::TableDescriptor> table;
-  const size_t comma = row.find(',');
-  if (comma == std::string::npos ||
-      !store_->DescribeTable(row.substr(0, comma), &table).ok()) {
+  // `row` is a meta key, "<table>,<row>,<id>"; HBase answers the region of the last meta row
+  // at or before it, whichever table that is.
+  const std::optional<RegionView> region = RegionAtOrBeforeMetaKey(store_->ListTables(), row);
+  if (!region) {
     ThrowIOError("java.io.IOException", "Cannot find row in hbase:meta, row=" + row, true);
   }
-  _return = RegionOf(*table);
+  _return = ToTRegionInfo(*region);
 }
 
 void HbaseHandler::createTable(const std::string& tableName,

@@ -13,6 +13,8 @@
 
 namespace hbemu::server {
 
+struct RegionView;
+
 // Implements the Thrift1 `Hbase` service over storage::Store. It only translates: Thrift
 // arguments into storage requests, results back into Thrift structs, and Status into the
 // exception HBase's own handler would raise (errors.h). HBase's data rules live in storage/.
@@ -170,7 +172,7 @@ class HbaseHandler : public thrift::HbaseIf {
                   int64_t timestamp);
   int32_t OpenScanner(const std::string& table, const storage::ScanSpec& spec,
                       bool sorted_columns);
-  thrift::TRegionInfo RegionOf(const storage::TableDescriptor& table) const;
+  thrift::TRegionInfo ToTRegionInfo(const RegionView& region) const;
 
   storage::Store* const store_;
   ScannerRegistry* const scanners_;

@@ -48,47 +48,6 @@ Status FilterBytesUnsupported() {
       "filter as filterString");
 }
 
-const char* CompressionName(thrift2::TCompressionAlgorithm::type c) {
-  switch (c) {
-    case thrift2::TCompressionAlgorithm::LZO: return "LZO";
-    case thrift2::TCompressionAlgorithm::GZ: return "GZ";
-    case thrift2::TCompressionAlgorithm::NONE: return "NONE";
-    case thrift2::TCompressionAlgorithm::SNAPPY: return "SNAPPY";
-    case thrift2::TCompressionAlgorithm::LZ4: return "LZ4";
-    case thrift2::TCompressionAlgorithm::BZIP2: return "BZIP2";
-    case thrift2::TCompressionAlgorithm::ZSTD: return "ZSTD";
-  }
-  return "NONE";
-}
-
-thrift2::TCompressionAlgorithm::type CompressionEnum(const std::string& name) {
-  for (auto c : {thrift2::TCompressionAlgorithm::LZO, thrift2::TCompressionAlgorithm::GZ,
-                 thrift2::TCompressionAlgorithm::SNAPPY, thrift2::TCompressionAlgorithm::LZ4,
-                 thrift2::TCompressionAlgorithm::BZIP2, thrift2::TCompressionAlgorithm::ZSTD}) {
-    if (name == CompressionName(c)) return c;
-  }
-  // Codecs the Thrift2 enum cannot name (BROTLI, LZMA) are reported as NONE, as HBase does.
-  return thrift2::TCompressionAlgorithm::NONE;
-}
-
-const char* BloomName(thrift2::TBloomFilterType::type b) {
-  switch (b) {
-    case thrift2::TBloomFilterType::NONE: return "NONE";
-    case thrift2::TBloomFilterType::ROW: return "ROW";
-    case thrift2::TBloomFilterType::ROWCOL: return "ROWCOL";
-    case thrift2::TBloomFilterType::ROWPREFIX_FIXED_LENGTH: return "ROWPREFIX_FIXED_LENGTH";
-  }
-  return "ROW";
-}
-
-thrift2::TBloomFilterType::type BloomEnum(const std::string& name) {
-  for (auto b : {thrift2::TBloomFilterType::NONE, thrift2::TBloomFilterType::ROWCOL,
-                 thrift2::TBloomFilterType::ROWPREFIX_FIXED_LENGTH}) {
-    if (name == BloomName(b)) return b;
-  }
-  return thrift2::TBloomFilterType::ROW;
-}
-
 }  // namespace
 
 std::string FullTableName(const thrift2::TTableName& name) {
@@ -249,54 +208,6 @@ void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrif
 
 void ToTResult(storage::RowResult&& row, thrift2::TResult* out) {
   ToTResult(row.row, std::move(row.cells), out);
-}
-
-Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
-                          storage::FamilyDescriptor* out) {
-  out->name = in.name;
-  if (in.__isset.maxVersions) {
-    // ColumnFamilyDescriptorBuilder.setMaxVersions: an IllegalArgumentException in HBase.
-    if (in.maxVersions <= 0) {
-      return Status::InvalidArgument("Maximum versions must be positive");
-    }
-    out->max_versions = in.maxVersions;
-  }
-  if (in.__isset.minVersions) out->min_versions = in.minVersions;
-  if (in.__isset.timeToLive) out->ttl_seconds = in.timeToLive;
-  if (in.__isset.keepDeletedCells) {
-    out->keep_deleted_cells = static_cast<storage::KeepDeletedCells>(in.keepDeletedCells);
-  }
-  if (in.__isset.inMemory) out->in_memory = in.inMemory;
-  if (in.__isset.blockCacheEnabled) out->block_cache_enabled = in.blockCacheEnabled;
-  if (in.__isset.compressionType) out->compression = CompressionName(in.compressionType);
-  if (in.__isset.bloomnFilterType) out->bloom_filter = BloomName(in.bloomnFilterType);
-  return Status::OK();
-}
-
-thrift2::TColumnFamilyDescriptor ToTColumnFamilyDescriptor(const storage::FamilyDescriptor& in) {
-  thrift2::TColumnFamilyDescriptor out;
-  out.__set_name(in.name);
-  out.__set_maxVersions(in.max_versions);
-  out.__set_minVersions(in.min_versions);
-  out.__set_timeToLive(in.ttl_seconds);
-  out.__set_keepDeletedCells(
-      static_cast<thrift2::TKeepDeletedCells::type>(in.keep_deleted_cells));
-  out.__set_inMemory(in.in_memory);
-  out.__set_blockCacheEnabled(in.block_cache_enabled);
-  out.__set_compressionType(CompressionEnum(in.compression));
-  out.__set_bloomnFilterType(BloomEnum(in.bloom_filter));
-  return out;
-}
-
-thrift2::TTableDescriptor ToTTableDescriptor(const storage::TableDescriptor& table) {
-  thrift2::TTableDescriptor out;
-  out.__set_tableName(ToTTableName(table.name));
-  out.__isset.columns = true;
-  for (const auto& family : table.families) {
-    out.columns.push_back(ToTColumnFamilyDescriptor(family));
-  }
-  out.__set_durability(thrift2::TDurability::USE_DEFAULT);
-  return out;
 }
 
 }  // namespace hbemu::server::thrift2_convert

@@ -39,10 +39,4 @@ void ToTResult(storage::RowResult&& row, thrift2::TResult* out);
 // Cells of one row (increment/append results) as TResult.
 void ToTResult(const std::string& row, std::vector<storage::Cell>&& cells, thrift2::TResult* out);
 
-// Column family descriptors both ways, with HBase's defaults for unset fields.
-storage::Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
-                                   storage::FamilyDescriptor* out);
-thrift2::TColumnFamilyDescriptor ToTColumnFamilyDescriptor(const storage::FamilyDescriptor& in);
-thrift2::TTableDescriptor ToTTableDescriptor(const storage::TableDescriptor& table);
-
 }  // namespace hbemu::server::thrift2_convert

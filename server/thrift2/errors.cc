@@ -20,4 +20,11 @@ void ThrowIfError(const Status& status) {
   ThrowTIOError(status.message(), CanRetry(status));
 }
 
+void ThrowIfMasterError(const Status& status) {
+  if (status.ok()) return;
+  if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
+  ThrowTIOError(std::string(JavaExceptionClass(status)) + ": " + status.message(),
+                CanRetry(status));
+}
+
 }  // namespace hbemu::server::thrift2_errors

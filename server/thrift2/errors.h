@@ -18,6 +18,11 @@ namespace hbemu::server::thrift2_errors {
 // Throws the Thrift2 exception for a non-OK status; does nothing for OK.
 void ThrowIfError(const storage::Status& status);
 
+// The same for calls HBase's gateway forwards to the master (DDL, namespaces): the master's
+// exception reaches the client wrapped, so the message starts "<exception class>: " (HBase
+// then appends the master's stack trace, which is not copied).
+void ThrowIfMasterError(const storage::Status& status);
+
 // Builds and throws TIOError{message, can_retry}.
 [[noreturn]] void ThrowTIOError(const std::string& message, bool can_retry);
 

@@ -1,7 +1,11 @@
 // THBaseService's table and namespace administration (HBase's Admin calls).
+#include <algorithm>
 #include <utility>
 
+#include "server/gateway/regions.h"
+
 #include "server/thrift2/convert.h"
+#include "server/thrift2/descriptors.h"
 #include "server/thrift2/errors.h"
 #include "server/thrift2/table_pattern.h"
 #include "server/thrift2/thbase_handler.h"
@@ -10,6 +14,7 @@ namespace hbemu::server {
 
 using storage::Status;
 using thrift2_errors::ThrowIfError;
+using thrift2_errors::ThrowIfMasterError;
 namespace convert = thrift2_convert;
 
 namespace {
@@ -42,7 +47,7 @@ std::vector<std::shared_ptr<const storage::TableDescriptor>> ThbaseHandler::Tabl
     const std::string& ns) {
   bool known = false;
   for (const std::string& name : store_->ListNamespaces()) known = known || name == ns;
-  if (!known) ThrowIfError(Status::NamespaceNotFound(ns));
+  if (!known) ThrowIfMasterError(Status::NamespaceNotFound(ns));
   std::vector<std::shared_ptr<const storage::TableDescriptor>> out;
   for (auto& table : store_->ListTables()) {
     if (table->name.ns == ns) out.push_back(std::move(table));
@@ -115,30 +120,27 @@ void ThbaseHandler::getTableNamesByNamespace(std::vector<thrift2::TTableName>& _
 
 void ThbaseHandler::createTable(const thrift2::TTableDescriptor& desc,
                                 const std::vector<std::string>& splitKeys) {
-  std::vector<storage::FamilyDescriptor> families(desc.columns.size());
-  for (size_t i = 0; i < desc.columns.size(); ++i) {
-    ThrowIfError(convert::ToFamilyDescriptor(desc.columns[i], &families[i]));
-  }
-  (void)splitKeys;
-  ThrowIfError(store_->CreateTable(convert::FullTableName(desc.tableName), std::move(families)));
+  storage::TableDescriptor spec;
+  ThrowIfError(convert::ToTableSpec(desc, &spec));
+  spec.split_keys = splitKeys;
+  ThrowIfMasterError(store_->CreateTable(convert::FullTableName(desc.tableName), std::move(spec)));
 }
 
 void ThbaseHandler::deleteTable(const thrift2::TTableName& tableName) {
-  ThrowIfError(store_->DeleteTable(convert::FullTableName(tableName)));
+  ThrowIfMasterError(store_->DeleteTable(convert::FullTableName(tableName)));
 }
 
 void ThbaseHandler::truncateTable(const thrift2::TTableName& tableName, bool preserveSplits) {
-  (void)preserveSplits;
-  Describe(tableName);
-  thrift2_errors::ThrowTIOError("truncateTable is not built yet", false);
+  ThrowIfMasterError(store_->TruncateTable(convert::FullTableName(tableName), preserveSplits));
 }
 
 void ThbaseHandler::enableTable(const thrift2::TTableName& tableName) {
+  // The enable procedure's failure reaches the client unwrapped: no class in the message.
   ThrowIfError(store_->EnableTable(convert::FullTableName(tableName)));
 }
 
 void ThbaseHandler::disableTable(const thrift2::TTableName& tableName) {
-  ThrowIfError(store_->DisableTable(convert::FullTableName(tableName)));
+  ThrowIfMasterError(store_->DisableTable(convert::FullTableName(tableName)));
 }
 
 bool ThbaseHandler::isTableEnabled(const thrift2::TTableName& tableName) {
@@ -157,65 +159,77 @@ bool ThbaseHandler::isTableAvailable(const thrift2::TTableName& tableName) {
 
 bool ThbaseHandler::isTableAvailableWithSplit(const thrift2::TTableName& tableName,
                                               const std::vector<std::string>& splitKeys) {
-  (void)splitKeys;
-  return isTableAvailable(tableName);
+  if (!isTableAvailable(tableName)) return false;
+  // HBase's admin counts the regions that start at "" or at one of the given keys and calls
+  // the table available when that is one more than the number of keys given.
+  size_t matching = 0;
+  for (const RegionView& region : RegionsOf(*Describe(tableName))) {
+    if (region.start_key.empty() ||
+        std::find(splitKeys.begin(), splitKeys.end(), region.start_key) != splitKeys.end()) {
+      ++matching;
+    }
+  }
+  return matching == splitKeys.size() + 1;
 }
 
 void ThbaseHandler::addColumnFamily(const thrift2::TTableName& tableName,
                                     const thrift2::TColumnFamilyDescriptor& column) {
-  (void)column;
-  Describe(tableName);
-  thrift2_errors::ThrowTIOError("addColumnFamily is not built yet", false);
+  storage::FamilyDescriptor family;
+  ThrowIfError(convert::ToFamilyDescriptor(column, &family));
+  ThrowIfMasterError(store_->AddFamily(convert::FullTableName(tableName), std::move(family)));
 }
 
 void ThbaseHandler::deleteColumnFamily(const thrift2::TTableName& tableName,
                                        const std::string& column) {
-  (void)column;
-  Describe(tableName);
-  thrift2_errors::ThrowTIOError("deleteColumnFamily is not built yet", false);
+  ThrowIfMasterError(store_->DeleteFamily(convert::FullTableName(tableName), column));
 }
 
 void ThbaseHandler::modifyColumnFamily(const thrift2::TTableName& tableName,
                                        const thrift2::TColumnFamilyDescriptor& column) {
-  (void)column;
-  Describe(tableName);
-  thrift2_errors::ThrowTIOError("modifyColumnFamily is not built yet", false);
+  storage::FamilyDescriptor family;
+  ThrowIfError(convert::ToFamilyDescriptor(column, &family));
+  ThrowIfMasterError(store_->ModifyFamily(convert::FullTableName(tableName), std::move(family)));
 }
 
 void ThbaseHandler::modifyTable(const thrift2::TTableDescriptor& desc) {
-  Describe(desc.tableName);
-  thrift2_errors::ThrowTIOError("modifyTable is not built yet", false);
+  storage::TableDescriptor spec;
+  ThrowIfError(convert::ToTableSpec(desc, &spec));
+  ThrowIfMasterError(store_->ModifyTable(convert::FullTableName(desc.tableName), spec));
 }
 
 // ==================================================================== namespaces
 
 void ThbaseHandler::createNamespace(const thrift2::TNamespaceDescriptor& namespaceDesc) {
-  ThrowIfError(store_->CreateNamespace(namespaceDesc.name));
+  const Status s = store_->CreateNamespace(namespaceDesc.name, namespaceDesc.configuration);
+  if (s.code() == Status::Code::kInvalidArgument) {
+    // HBase's admin client retries the master's rejection of an illegal name until it gives up.
+    thrift2_errors::ThrowTIOError("Failed after attempts=16, exceptions:\n" +
+                                      std::string("java.lang.IllegalArgumentException: ") +
+                                      s.message(),
+                                  true);
+  }
+  ThrowIfMasterError(s);
 }
 
 void ThbaseHandler::modifyNamespace(const thrift2::TNamespaceDescriptor& namespaceDesc) {
-  TablesOfNamespace(namespaceDesc.name);
-  thrift2_errors::ThrowTIOError("modifyNamespace is not built yet", false);
+  ThrowIfMasterError(store_->ModifyNamespace(namespaceDesc.name, namespaceDesc.configuration));
 }
 
 void ThbaseHandler::deleteNamespace(const std::string& name) {
-  ThrowIfError(store_->DeleteNamespace(name));
+  ThrowIfMasterError(store_->DeleteNamespace(name));
 }
 
 void ThbaseHandler::getNamespaceDescriptor(thrift2::TNamespaceDescriptor& _return,
                                            const std::string& name) {
-  TablesOfNamespace(name);
-  _return.name = name;
-  _return.__set_configuration({});
+  storage::NamespaceDescriptor ns;
+  ThrowIfMasterError(store_->DescribeNamespace(name, &ns));
+  _return = convert::ToTNamespaceDescriptor(ns);
 }
 
 void ThbaseHandler::listNamespaceDescriptors(
     std::vector<thrift2::TNamespaceDescriptor>& _return) {
-  for (const std::string& name : store_->ListNamespaces()) {
-    thrift2::TNamespaceDescriptor descriptor;
-    descriptor.name = name;
-    descriptor.__set_configuration({});
-    _return.push_back(std::move(descriptor));
+  for (const storage::NamespaceDescriptor& ns : store_->ListNamespaceDescriptors()) {
+    _return.push_back(convert::ToTNamespaceDescriptor(ns));
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "server/gateway/regions.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
 
@@ -264,16 +265,16 @@ void ThbaseHandler::getScannerResults(std::vector<thrift2::TResult>& _return,
 
 // ==================================================================== regions
 
-thrift2::THRegionLocation ThbaseHandler::Location(const storage::TableDescriptor& table) const {
+thrift2::THRegionLocation ThbaseHandler::Location(const RegionView& region) const {
   thrift2::THRegionLocation location;
   location.serverName.hostName = options_.server_name;
   location.serverName.__set_port(options_.region_server_port);
   location.serverName.__set_startCode(options_.start_code);
   thrift2::THRegionInfo& info = location.regionInfo;
   info.regionId = 0;  // HBase's ThriftUtilities never fills it in
-  info.tableName = table.name.ToString();
-  info.__set_startKey("");
-  info.__set_endKey("");
+  info.tableName = region.table;
+  info.__set_startKey(region.start_key);
+  info.__set_endKey(region.end_key);
   info.__set_offline(false);
   info.__set_split(false);
   info.__set_replicaId(0);
@@ -281,10 +282,10 @@ thrift2::THRegionLocation ThbaseHandler::Location(const storage::TableDescriptor
 }
 
 void ThbaseHandler::getRegionLocation(thrift2::THRegionLocation& _return,
-                                      const std::string& table, const std::string&, bool) {
+                                      const std::string& table, const std::string& row, bool) {
   std::shared_ptr<const storage::TableDescriptor> descriptor;
   ThrowIfError(store_->DescribeTable(table, &descriptor));
-  _return = Location(*descriptor);
+  _return = Location(RegionHolding(*descriptor, row));
 }
 
 void ThbaseHandler::getAllRegionLocations(std::vector<thrift2::THRegionLocation>& _return,
@@ -293,7 +294,7 @@ void ThbaseHandler::getAllRegionLocations(std::vector<thrift2::THRegionLocation>
   const Status s = store_->DescribeTable(table, &descriptor);
   if (s.code() == Status::Code::kTableNotFound) return;  // HBase answers [] here
   ThrowIfError(s);
-  _return.push_back(Location(*descriptor));
+  for (const RegionView& region : RegionsOf(*descriptor)) _return.push_back(Location(region));
 }
 
 // ==================================================================== server

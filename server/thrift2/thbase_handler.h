@@ -15,6 +15,8 @@
 
 namespace hbemu::server {
 
+struct RegionView;
+
 // Implements the Thrift2 `THBaseService` over storage::Store, as HBase 2.6's thrift2 gateway
 // does. Like the Thrift1 handler it only translates (thrift2/convert.h) and maps errors
 // (thrift2/errors.h); HBase's data rules live in storage/. Its scanners have their own registry
@@ -166,7 +168,7 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
       const std::optional<std::string>& regex, bool include_sys_tables);
   std::vector<std::shared_ptr<const storage::TableDescriptor>> TablesOfNamespace(
       const std::string& ns);
-  thrift2::THRegionLocation Location(const storage::TableDescriptor& table) const;
+  thrift2::THRegionLocation Location(const RegionView& region) const;
 
   storage::Store* const store_;
   ScannerRegistry* const scanners_;

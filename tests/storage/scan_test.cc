@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "storage/filter_parser.h"
 #include "storage/store.h"
 #include "tests/test_util.h"
 
@@ -401,6 +402,47 @@ TEST_F(ScanTest, ReverseScanEqualsForwardScanReversed) {
     }
     ASSERT_EQ(rows_of(ScanAll(WithPrefix(lo), page)), with_prefix);
   }
+}
+
+}  // namespace
+}  // namespace hbemu::storage
+
+namespace hbemu::storage {
+namespace {
+
+// HBase scans region by region with a fresh filter per region: a PageFilter(n) that a region
+// leaves unfinished starts again at 0 in the next one, one that finishes ends the scan.
+std::vector<std::string> PagedRows(const std::vector<std::string>& split_keys, bool reversed) {
+  ManualClock clock{testutil::kTestNowMs};
+  std::unique_ptr<Store> store;
+  EXPECT_OK(testutil::OpenInMemoryStore(&clock, &store));
+  TableDescriptor spec;
+  spec.families = {testutil::Family("f")};
+  spec.split_keys = split_keys;
+  EXPECT_OK(store->CreateTable("t", spec));
+  for (const char* r : {"1", "2", "3", "4", "5"}) {
+    EXPECT_OK(store->Mutate("t", testutil::Row(r, {testutil::PutOp("f", "q", 1, "v")})));
+  }
+  ScanSpec scan;
+  scan.reversed = reversed;
+  EXPECT_OK(ParseFilterString("PageFilter(2)", &scan.read.filter));
+  std::unique_ptr<Scanner> scanner;
+  EXPECT_OK(store->OpenScanner("t", scan, &scanner));
+  std::vector<RowResult> rows;
+  EXPECT_OK(scanner->Next(100, &rows));
+  std::vector<std::string> out;
+  for (const auto& r : rows) out.push_back(r.row);
+  return out;
+}
+
+TEST(RegionScanTest, PageFilterCountsAfreshInEachRegionItEnters) {
+  using Rows = std::vector<std::string>;
+  EXPECT_EQ(PagedRows({}, false), (Rows{"1", "2"}));
+  EXPECT_EQ(PagedRows({"3"}, false), (Rows{"1", "2"}));        // done inside region 1
+  EXPECT_EQ(PagedRows({"2"}, false), (Rows{"1", "2", "3"}));   // region 1 ran out at 1 row
+  EXPECT_EQ(PagedRows({"2", "3", "4"}, false), (Rows{"1", "2", "3", "4", "5"}));
+  EXPECT_EQ(PagedRows({"5"}, true), (Rows{"5", "4", "3"}));    // reversed: from the last region
+  EXPECT_EQ(PagedRows({"3"}, true), (Rows{"5", "4"}));
 }
 
 }  // namespace
