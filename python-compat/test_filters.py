@@ -13,6 +13,7 @@ from thrift.Thrift import TApplicationException
 from hbase.ttypes import Mutation, TScan
 from hbase.ttypes import IOError as HIOError
 
+import hbcompat
 from hbcompat import text
 
 NO_ATTRS = {}
@@ -130,8 +131,11 @@ def test_G49_G50_qualifier_filter_binaryprefix_and_empty_qualifier(raw_client, r
     put(raw_client, t, b"r", {b"f:a": b"1", b"f:ab": b"2", b"f:abc": b"3", b"f:b": b"4"})
     assert values_of(scan(raw_client, t, b"QualifierFilter(=, 'binaryprefix:ab')")) == [
         (b"r", {b"f:ab": b"2", b"f:abc": b"3"})]
+    # HBase 2.6 compares the empty qualifier like any other (1.x let it through).
     put(raw_client, t, b"s", {b"f:": b"e", b"f:x": b"1"})
     assert values_of(scan(raw_client, t, b"QualifierFilter(=, 'binary:zzz')",
+                          startRow=b"s")) == []
+    assert values_of(scan(raw_client, t, b"QualifierFilter(<, 'binary:x')",
                           startRow=b"s")) == [(b"s", {b"f:": b"e"})]
 
 
@@ -266,12 +270,19 @@ def test_G66_G74_and_binds_tighter_than_or(raw_client, raw_table):
                                        b"PrefixFilter('c')")) == [b"a1", b"a2"]
 
 
-def test_row_level_filter_with_a_batch_that_splits_a_row_is_an_IOError(raw_client, raw_table):
+def test_row_level_filter_with_any_batch_fails_at_the_first_fetch(raw_client, raw_table):
+    # HBase 2.6 refuses it on the region server; its client retries for 50-150 s first (oracle
+    # README), so this runs on our server only.
+    if hbcompat.external_target() is not None:
+        pytest.skip("HBase retries this fetch for 50-150 s (oracle README)")
     t = raw_table(("f",))
     put(raw_client, t, b"r", {b"f:a": b"v", b"f:b": b"v", b"f:c": b"v"})
-    with pytest.raises(HIOError) as err:
-        scan(raw_client, t, b"PageFilter(10)", batchSize=2)
-    assert "IncompatibleFilterException" in text(err.value.message)
+    for batch in (1, 2, 100):
+        with pytest.raises(HIOError) as err:
+            scan(raw_client, t, b"PageFilter(10)", batchSize=batch)
+        assert ("Cannot set batch on a scan using a filter that returns true for filter.hasFilterRow"
+                in text(err.value.message))
+        assert err.value.canRetry is True
     # A cell-level filter splits rows as usual.
     assert len(scan(raw_client, t, b"ValueFilter(=, 'binary:v')", batchSize=2)) == 2
 

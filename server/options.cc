@@ -39,14 +39,15 @@ std::string ServerUsage() {
       "      --sync-writes         fsync every write before replying (power-loss durable)\n"
       "Transport (buffered, framed or HTTP) and protocol (binary or compact) are detected per\n"
       "connection from its first bytes; these make the server insist on one, as HBase does:\n"
-      "  -f, --framed              framed transport only (HBase -f)\n"
-      "  -c, --compact             compact protocol only (HBase -c)\n"
+      "  -f, --framed              framed transport, binary protocol only (HBase -f)\n"
+      "  -c, --compact             buffered transport, compact protocol only (HBase -c);\n"
+      "                            -f -c: framed + compact only\n"
       "      --http                Thrift over HTTP POST only, binary protocol\n"
       "                            (HBase hbase.regionserver.thrift.http=true)\n"
       "  -t, --idle-timeout-ms N   close connections idle this long (default 60000, as HBase's\n"
       "                            --readTimeout; 0 never)\n"
       "      --workers N           threads running calls (default: max(2, cores))\n"
-      "      --scanner-timeout-ms N  close scanners idle this long (default 60000)\n"
+      "      --scanner-timeout-ms N  close scanners idle this long (default 120000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
       "      --init FILE           run this HBase shell script before reporting ready\n"
       "                            (repeatable; tables and namespaces that exist are kept)\n"
@@ -183,9 +184,11 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
     forcing.transport = WireTransport::kHttp;
     forcing.protocol = WireProtocol::kBinary;
     if (compact) options->warnings.push_back("--compact is ignored with --http (as in HBase)");
-  } else {
-    if (framed) forcing.transport = WireTransport::kFramed;
-    if (compact) forcing.protocol = WireProtocol::kCompact;
+  } else if (framed || compact) {
+    // HBase's pairs: -f alone is framed + binary, -c alone buffered + compact, both framed +
+    // compact; none of them serves HTTP.
+    forcing.transport = framed ? WireTransport::kFramed : WireTransport::kBuffered;
+    forcing.protocol = compact ? WireProtocol::kCompact : WireProtocol::kBinary;
   }
   return true;
 }

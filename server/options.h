@@ -20,7 +20,8 @@ struct ServerOptions {
   std::string data_dir = "data";
   bool in_memory = false;
   bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
-  int64_t scanner_timeout_ms = 60000;  // hbase.client.scanner.timeout.period
+  // HBase's Thrift1 gateway keeps an idle scanner for 2 x hbase.client.scanner.timeout.period.
+  int64_t scanner_timeout_ms = 120000;
   // HBase shell scripts run against the server's own ports before it reports ready (--init).
   std::vector<std::string> init_scripts;
   // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).

@@ -263,6 +263,15 @@ bool FilterList::HasFilterRow() const {
   return false;
 }
 
+// FilterListBase: a family is essential if any sub-filter needs it (an empty list needs all).
+bool FilterList::IsFamilyEssential(std::string_view family) const {
+  if (filters_.empty()) return true;
+  for (const auto& f : filters_) {
+    if (f->IsFamilyEssential(family)) return true;
+  }
+  return false;
+}
+
 bool FilterList::NextCellHint(const CellView& cell, std::string* family,
                               std::string* qualifier) const {
   bool found = false;

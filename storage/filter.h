@@ -66,6 +66,9 @@ class Filter {
                             std::string* /*qualifier*/) const {
     return false;
   }
+  // HBase's isFamilyEssential: false when the filter can decide a row without reading this
+  // family (the region server then loads it on demand, which reversed scans refuse).
+  virtual bool IsFamilyEssential(std::string_view /*family*/) const { return true; }
   // Reversed scans tell row-key filters which way "past the end" is.
   virtual void SetReversed(bool reversed) { reversed_ = reversed; }
   // A canonical description, e.g. "AND(PrefixFilter('a'), PageFilter(2))" (tests, logs).
@@ -93,6 +96,7 @@ class FilterList : public Filter {
   void FilterRowCells(std::vector<Cell>* cells) override;
   bool FilterRow() override;
   bool HasFilterRow() const override;
+  bool IsFamilyEssential(std::string_view family) const override;
   bool NextCellHint(const CellView& cell, std::string* family,
                     std::string* qualifier) const override;
   void SetReversed(bool reversed) override;
@@ -131,6 +135,9 @@ class SkipFilter : public Filter {
   void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
   bool FilterRow() override { return filter_row_; }
   bool HasFilterRow() const override { return true; }
+  bool IsFamilyEssential(std::string_view family) const override {
+    return inner_->IsFamilyEssential(family);
+  }
   void SetReversed(bool reversed) override;
   std::string ToString() const override;
 
@@ -151,6 +158,9 @@ class WhileMatchFilter : public Filter {
   void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
   bool FilterRow() override;
   bool HasFilterRow() const override { return true; }
+  bool IsFamilyEssential(std::string_view family) const override {
+    return inner_->IsFamilyEssential(family);
+  }
   void SetReversed(bool reversed) override;
   std::string ToString() const override;
 

@@ -446,8 +446,8 @@ class QualifierFilter : public Filter {
   }
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
-    // An empty qualifier is never compared: it always passes.
-    if (!c.qualifier.empty() && CompareFiltersOut(op_, cmp_->CompareTo(c.qualifier))) {
+    // HBase 2.6 compares the empty qualifier like any other (1.x let it pass).
+    if (CompareFiltersOut(op_, cmp_->CompareTo(c.qualifier))) {
       return FilterCode::kSkip;
     }
     return FilterCode::kInclude;
@@ -567,6 +567,10 @@ class SingleColumnValueFilter : public Filter {
   }
   bool FilterRow() override { return found_column_ ? !matched_column_ : filter_if_missing_; }
   bool HasFilterRow() const override { return true; }
+  // With filterIfMissing, only the tested column's family decides whether a row passes.
+  bool IsFamilyEssential(std::string_view family) const override {
+    return !filter_if_missing_ || family == test_.family;
+  }
   std::string ToString() const override {
     return std::string(exclude_ ? "SingleColumnValueExcludeFilter(" : "SingleColumnValueFilter(") +
            test_.Args() + ", " + Bool(filter_if_missing_) + ", " + Bool(latest_version_only_) + ")";

@@ -71,6 +71,7 @@ struct ReadSpec {
 };
 
 // A scan over a row range. Forward: start <= row < stop. Reversed: stop < row <= start.
+// A start equal to its (non-empty) stop reads that one row, as HBase 2's "get scan".
 // An empty start or stop means unbounded on that side.
 struct ScanSpec {
   std::string start_row;

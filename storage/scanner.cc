@@ -74,11 +74,6 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
   if (visibility.filter_done()) *scan_done = true;
   std::vector<Cell>& cells = result->cells;
   if (filter->HasFilterRow()) {
-    if (batch > 0 && cells.size() > static_cast<size_t>(batch)) {
-      return Status::IncompatibleFilter(
-          "Filter whose hasFilterRow() returns true is incompatible with scans that must stop "
-          "mid-row because of a limit. ScannerContext:{batch=" + std::to_string(batch) + "}");
-    }
     // FilterWrapper.filterRowCellsWithRet: filterRow is asked only of a non-empty row.
     filter->FilterRowCells(&cells);
     if (!cells.empty() && filter->FilterRow()) cells.clear();
@@ -104,16 +99,21 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
 
   const KeyRange table_range = TableCellRange(table_->id);
   const uint64_t id = table_->id;
+  // HBase 2 keeps the old rule that a scan whose start equals its stop is a get of that row.
+  const bool get_scan = !spec_.start_row.empty() && spec_.start_row == spec_.stop_row;
   if (!spec_.reversed) {
     lower_ = spec_.start_row.empty() ? table_range.start : RowKeyPrefix(id, spec_.start_row);
-    upper_ = spec_.stop_row.empty() ? table_range.limit : RowKeyPrefix(id, spec_.stop_row);
+    upper_ = spec_.stop_row.empty()       ? table_range.limit
+             : get_scan ? PrefixSuccessor(RowKeyPrefix(id, spec_.stop_row))
+                                      : RowKeyPrefix(id, spec_.stop_row);
   } else {
     // Reversed: rows in (stop, start]. Every key of row `start` is below the successor of its
     // prefix, and every row above `stop` is at or above the successor of stop's prefix.
     upper_ = spec_.start_row.empty() ? table_range.limit
                                      : PrefixSuccessor(RowKeyPrefix(id, spec_.start_row));
-    lower_ = spec_.stop_row.empty() ? table_range.start
-                                    : PrefixSuccessor(RowKeyPrefix(id, spec_.stop_row));
+    lower_ = spec_.stop_row.empty()       ? table_range.start
+             : get_scan ? RowKeyPrefix(id, spec_.stop_row)
+                                      : PrefixSuccessor(RowKeyPrefix(id, spec_.stop_row));
   }
   if (spec_.row_prefix.has_value()) {
     const std::string prefix_start = RowPrefixKeyPrefix(id, *spec_.row_prefix);
@@ -149,6 +149,16 @@ Scanner::~Scanner() {
 }
 
 Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
+  if (spec_.batch > 0 && filter_ != nullptr && filter_->HasFilterRow()) {
+    // HBase's region server refuses a batch limit with a row-level filter when the scan
+    // opens there, i.e. at the first fetch (and at every retry of it): a retryable IOException
+    // caused by IncompatibleFilterException.
+    return Status::IOError(
+        "Cannot set batch on a scan using a filter that returns true for filter.hasFilterRow");
+  }
+  if (spec_.reversed && filter_ != nullptr && LoadsFamiliesOnDemand()) {
+    return Status::DoNotRetry("Reverse scan with loading CFs on demand is not supported");
+  }
   Status status;
   for (size_t produced = 0; produced < max_results; ++produced) {
     if (pending_pos_ >= pending_.cells.size()) {
@@ -192,6 +202,22 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
 bool* Scanner::HiddenTailOut() {
   pending_hidden_tail_ = false;
   return spec_.batch > 0 ? &pending_hidden_tail_ : nullptr;
+}
+
+// HBase's region server reads a scanned family "on demand" when the filter says it is not
+// essential (hbase.hregion.scan.loadColumnFamiliesOnDemand defaults to true); its reversed
+// scanner refuses that at the first fetch.
+bool Scanner::LoadsFamiliesOnDemand() const {
+  if (spec_.read.columns.all()) {
+    for (const FamilyDescriptor& family : table_->families) {
+      if (!filter_->IsFamilyEssential(family.name)) return true;
+    }
+    return false;
+  }
+  for (const auto& [family, qualifiers] : spec_.read.columns.families()) {
+    if (!filter_->IsFamilyEssential(family)) return true;
+  }
+  return false;
 }
 
 bool Scanner::FetchRow(Status* status) {

@@ -54,6 +54,8 @@ class Scanner {
   Status Next(size_t max_results, std::vector<RowResult>* out);
 
  private:
+  // True when the filter leaves a scanned family to be loaded on demand (HBase's joined heap).
+  bool LoadsFamiliesOnDemand() const;
   // Loads the next row with visible cells into pending_. False when the scan is exhausted.
   bool FetchRow(Status* status);
   bool FetchRowForward(Status* status);

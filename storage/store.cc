@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <random>
 #include <system_error>
+#include <tuple>
 
 #include <glog/logging.h>
 #include <leveldb/db.h>
@@ -12,8 +13,10 @@
 #include <leveldb/write_batch.h>
 
 #include "storage/catalog.h"
+#include "storage/codec_check.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
+#include "storage/row_clock.h"
 #include "storage/row_locks.h"
 #include "storage/table_sweeper.h"
 #include "storage/visibility.h"
@@ -94,7 +97,9 @@ Status CheckTimeRange(const TimeRange& range) {
 Store::Store(const StoreOptions& options)
     : clock_(options.clock != nullptr ? options.clock : Clock::System()),
       sync_writes_(options.sync_writes),
-      row_locks_(new RowLocks()) {}
+      row_locks_(new RowLocks()),
+      row_clock_(new RowClock()),
+      codec_check_(new CodecCheck()) {}
 
 Store::~Store() {
   if (sweeper_) sweeper_->Stop();
@@ -196,11 +201,12 @@ Status Store::FindTable(std::string_view name, bool require_enabled,
 // ---------------------------------------------------------------- reads
 
 Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const {
-  if (spec.max_versions <= 0) return Status::IOError("versions must be positive");
+  // HBase's Get checks the time range before the versions (setTimeRange comes first).
   HBEMU_RETURN_IF_ERROR(CheckTimeRange(spec.time_range));
   for (const auto& [family, range] : spec.family_time_ranges) {
     HBEMU_RETURN_IF_ERROR(CheckTimeRange(range));
   }
+  if (spec.max_versions <= 0) return Status::IOError("versions must be positive");
   for (const auto& [family, qualifiers] : spec.columns.families()) {
     if (table.FindFamily(family) == nullptr) {
       return NoSuchFamily(table, family);
@@ -394,11 +400,14 @@ Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   if (mutation.mutations.empty()) return Status::OK();
   auto lock = row_locks_->Lock(table->id, mutation.row);
   leveldb::WriteBatch batch;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, mutation, clock_->NowMillis(), 0, &batch));
+  HBEMU_RETURN_IF_ERROR(BuildBatch(
+      *table, mutation, row_clock_->Now(table->id, mutation.row, clock_->NowMillis()), 0, &batch));
   return Write(&batch);
 }
 
-Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutation>& mutations) {
+Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutation>& mutations,
+                         std::vector<RowFailure>* failures) {
+  if (failures != nullptr) failures->clear();
   if (mutations.empty()) return Status::OK();  // as no Mutate call at all
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
@@ -410,10 +419,18 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
   leveldb::WriteBatch batch;
   BatchBuffers buffers;
   bool pending = false;  // batch holds something
-  Status status;
-  for (const RowMutation& m : mutations) {
-    status = ValidateRow(m.row);
-    if (!status.ok()) break;
+  Status first_failure;
+  const auto reject = [&](size_t index, Status status) {
+    if (first_failure.ok()) first_failure = status;
+    if (failures != nullptr) failures->push_back(RowFailure{index, std::move(status)});
+  };
+  for (size_t i = 0; i < mutations.size(); ++i) {
+    const RowMutation& m = mutations[i];
+    Status status = ValidateRow(m.row);
+    if (!status.ok()) {
+      reject(i, std::move(status));
+      continue;
+    }
     if (m.mutations.empty()) continue;
     // A "delete latest version" reads the row, so it must see the rows written before it.
     const bool reads = std::any_of(m.mutations.begin(), m.mutations.end(), [](const auto& c) {
@@ -424,7 +441,7 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
       batch.Clear();
       pending = false;
     }
-    status = BuildBatch(*table, m, now, 0, &batch, &buffers);
+    status = BuildBatch(*table, m, row_clock_->Now(table->id, m.row, now), 0, &batch, &buffers);
     if (!status.ok()) {
       // A rejected row adds nothing, except when its read failed midway; its batch then holds
       // only this row (flushed above), which must not be written.
@@ -432,12 +449,13 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
         batch.Clear();
         pending = false;
       }
-      break;
+      reject(i, std::move(status));
+      continue;
     }
     pending = true;
   }
   if (pending) HBEMU_RETURN_IF_ERROR(Write(&batch));
-  return status;
+  return first_failure;
 }
 
 Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
@@ -447,7 +465,8 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
   auto lock = row_locks_->Lock(table->id, row);
-  const int64_t now = clock_->NowMillis();
+  const int64_t wall_now = clock_->NowMillis();
+  const int64_t now = row_clock_->Now(table->id, row, wall_now);
   // One read of just the columns involved, newest version only.
   ReadSpec spec;
   for (const auto& [family, qualifier] : columns) {
@@ -455,10 +474,11 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
     spec.columns.AddColumn(family, qualifier);
   }
   RowResult current;
-  HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, now, &current));
+  HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, wall_now, &current));
   RowMutation m;
   m.row = std::string(row);
   result->clear();
+  int64_t newest = now;
   for (size_t i = 0; i < columns.size(); ++i) {
     const auto& [family, qualifier] = columns[i];
     std::optional<Cell> old;
@@ -475,12 +495,19 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
     // HRegion.reckonDelta: the new cell must be newer than the one it was computed from, even
     // when that one is dated in the future.
     put.timestamp = old.has_value() ? std::max(now, old->timestamp + 1) : now;
+    newest = std::max(newest, put.timestamp);
     result->push_back(Cell{family, qualifier, put.timestamp, put.value});
     m.mutations.push_back(std::move(put));
   }
   leveldb::WriteBatch batch;
   HBEMU_RETURN_IF_ERROR(BuildBatch(*table, m, now, 0, &batch));
-  return Write(&batch);
+  HBEMU_RETURN_IF_ERROR(Write(&batch));
+  row_clock_->Assigned(table->id, row, newest, wall_now);
+  // HBase's Result is sorted by column (family, then qualifier), not in request order.
+  std::stable_sort(result->begin(), result->end(), [](const Cell& a, const Cell& b) {
+    return std::tie(a.family, a.qualifier) < std::tie(b.family, b.qualifier);
+  });
+  return Status::OK();
 }
 
 Status Store::Increment(std::string_view table_name, std::string_view row,
@@ -533,7 +560,7 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
     return NoSuchFamily(*table, family);
   }
   auto lock = row_locks_->Lock(table->id, row);
-  const int64_t now = clock_->NowMillis();
+  const int64_t now = row_clock_->Now(table->id, row, clock_->NowMillis());
   std::optional<Cell> current;
   HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, family, qualifier, now, &current));
   std::optional<std::string_view> stored;

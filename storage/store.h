@@ -27,6 +27,8 @@ class WriteBatch;
 namespace hbemu::storage {
 
 class Catalog;
+class CodecCheck;
+class RowClock;
 class RowLocks;
 class TableSweeper;
 
@@ -117,20 +119,29 @@ class Store {
 
   // ---- Data. All need an existing, enabled table.
   Status Mutate(std::string_view table, const RowMutation& mutation);
-  // The same as calling Mutate for each element in order, stopping at the first failure (rows
-  // before it stay applied), but with one LevelDB write for the whole run and one server time
-  // for every row (as HBase gives one "now" to a batch).
-  Status MutateRows(std::string_view table, const std::vector<RowMutation>& mutations);
+  // HBase's client batch: every row is applied on its own, a rejected row (empty row, unknown
+  // family, ...) is skipped and the others are still written, with one LevelDB write for the
+  // run and one server time for every row (as HBase gives one "now" to a batch). Returns the
+  // first rejection, or a failure of the whole call (missing or disabled table, I/O);
+  // *failures (optional) gets every rejected row.
+  struct RowFailure {
+    size_t index;  // into `mutations`
+    Status status;
+  };
+  Status MutateRows(std::string_view table, const std::vector<RowMutation>& mutations,
+                    std::vector<RowFailure>* failures = nullptr);
   // result->cells is empty when nothing is visible.
   Status Get(std::string_view table, std::string_view row, const ReadSpec& spec,
              RowResult* result) const;
   Status OpenScanner(std::string_view table, const ScanSpec& spec,
                      std::unique_ptr<Scanner>* out) const;
   // Adds to 8-byte big-endian counters (a missing cell counts as 0). *result gets the new
-  // cells, in request order.
+  // cells sorted by column, as HBase's Result. Increments and appends are dated
+  // max(now, old + 1); later server-dated writes to the row never go below that (row_clock.h).
   Status Increment(std::string_view table, std::string_view row,
                    const std::vector<ColumnIncrement>& increments, std::vector<Cell>* result);
-  // Appends bytes to cells (a missing cell counts as empty). *result gets the new cells.
+  // Appends bytes to cells (a missing cell counts as empty). *result gets the new cells, sorted
+  // by column.
   Status Append(std::string_view table, std::string_view row,
                 const std::vector<ColumnAppend>& appends, std::vector<Cell>* result);
   // Applies `mutation` (to the same row) only if the newest visible value of family:qualifier
@@ -223,6 +234,8 @@ class Store {
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<RowLocks> row_locks_;
+  std::unique_ptr<RowClock> row_clock_;  // server-assigned timestamps never go back in a row
+  std::unique_ptr<CodecCheck> codec_check_;  // compression codecs a stock HBase can load
   std::unique_ptr<TableSweeper> sweeper_;
 };
 

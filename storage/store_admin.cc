@@ -5,6 +5,7 @@
 #include <leveldb/db.h>
 
 #include "storage/catalog.h"
+#include "storage/codec_check.h"
 #include "storage/family_sweep.h"
 #include "storage/key_format.h"
 #include "storage/store.h"
@@ -38,6 +39,8 @@ Status Store::CreateTable(std::string_view name, std::vector<FamilyDescriptor> f
 Status Store::CreateTable(std::string_view name, TableDescriptor spec) {
   TableName parsed;
   HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
+  // HMaster runs its sanity checks (the codecs among them) before looking for the table.
+  HBEMU_RETURN_IF_ERROR(codec_check_->Check(spec));
   return catalog_->CreateTable(parsed, std::move(spec), nullptr);
 }
 

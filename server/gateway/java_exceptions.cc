@@ -35,4 +35,16 @@ bool CanRetry(const Status& status) {
   return status.code() == Status::Code::kIOError || status.code() == Status::Code::kCorruption;
 }
 
+bool RaisedRemotely(const Status& status) {
+  switch (status.code()) {
+    case Status::Code::kNoSuchColumnFamily:
+    case Status::Code::kDoNotRetry:
+      return true;
+    case Status::Code::kTableNotDisabled:  // enableTable's check runs in the client
+      return status.message().rfind("Not DISABLED;", 0) == 0;
+    default:
+      return false;
+  }
+}
+
 }  // namespace hbemu::server

@@ -15,4 +15,9 @@ const char* JavaExceptionClass(const storage::Status& status);
 // true for plain IOExceptions.
 bool CanRetry(const storage::Status& status);
 
+// True when HBase raises this failure on the region server or master rather than in its client
+// (a missing family, "Field is not a long", a sanity check, deleting an enabled table), so the
+// client sees a RemoteException whose message repeats the class.
+bool RaisedRemotely(const storage::Status& status);
+
 }  // namespace hbemu::server

@@ -36,6 +36,16 @@ void ThrowIfError(const Status& status, InvalidArgumentAs invalid_argument) {
       e.__isset.message = true;
       throw e;
     }
+    case Status::Code::kNoSuchColumnFamily:
+    case Status::Code::kDoNotRetry:
+    case Status::Code::kTableNotDisabled:
+      if (RaisedRemotely(status)) {
+        // Raised on the region server or master: the client's RemoteException already reads
+        // "<class>: <message>", and the handler prints the class once more in front.
+        const std::string java_class = JavaExceptionClass(status);
+        ThrowIOError(java_class, java_class + ": " + status.message(), CanRetry(status));
+      }
+      [[fallthrough]];
     default:
       ThrowIOError(JavaExceptionClass(status), status.message(), CanRetry(status));
   }

@@ -5,6 +5,7 @@
 #include "server/admin/metrics.h"
 
 #include "server/gateway/attributes.h"
+#include "server/gateway/batch_errors.h"
 #include "server/gateway/regions.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
@@ -34,6 +35,18 @@ storage::TimeRange Before(int64_t ts) {
 std::string TableOfRegionOrTable(const std::string& name) {
   const size_t comma = name.find(',');
   return comma == std::string::npos ? name : name.substr(0, comma);
+}
+
+// HBase's Put and Delete constructors check the row (Mutation.checkRow) before anything is
+// sent, so these errors come first, before the table is even looked up.
+storage::Status CheckRow(const std::string& row) {
+  constexpr size_t kMaxRowLength = 32767;  // HConstants.MAX_ROW_LENGTH
+  if (row.empty()) return Status::InvalidArgument("Row length is 0");
+  if (row.size() > kMaxRowLength) {
+    return Status::InvalidArgument("Row length " + std::to_string(row.size()) + " is > " +
+                                   std::to_string(kMaxRowLength));
+  }
+  return Status::OK();
 }
 
 }  // namespace
@@ -191,7 +204,10 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
   for (const std::string& row : rows) {
     storage::RowResult result;
-    ThrowIfError(store_->Get(table, row, spec, &result));
+    const Status s = store_->Get(table, row, spec, &result);
+    // HBase reads two or more rows as one client batch (Table.get(List)).
+    if (rows.size() >= 2) ThrowIfBatchFailed(s, rows.size());
+    ThrowIfError(s);
     admin::NoteRead(table, row);
     if (result.cells.empty()) continue;  // HBase drops empty results: a missing row is absent
     out.emplace_back();
@@ -255,12 +271,13 @@ void HbaseHandler::getRowsWithColumnsTs(std::vector<thrift::TRowResult>& _return
 
 // ==================================================================== writes
 
-// HBase builds one Delete and one Put and sends the Delete first, as two separate operations:
-// a delete and a put of the same column at an explicit timestamp leave it invisible.
-// A family-only put is skipped with a warning.
+// HBase builds one Delete and one Put (checking the row first) and sends the Delete first, as
+// two separate operations: a delete and a put of the same column at an explicit timestamp leave
+// it invisible. A family-only put is skipped with a warning.
 void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& row,
                                  const std::vector<thrift::Mutation>& mutations, int64_t timestamp,
                                  const std::map<std::string, std::string>& attributes) {
+  ThrowIfError(CheckRow(row), kIllegalArgument);
   RowMutation deletes{row, {}, 0};
   RowMutation puts{row, {}, CellTtlFromAttributes(attributes)};
   for (const thrift::Mutation& m : mutations) {
@@ -300,9 +317,10 @@ void HbaseHandler::mutateRowTs(const std::string& tableName, const std::string& 
   MutateRowImpl(tableName, row, mutations, timestamp, attributes);
 }
 
-// HBase sends all the Puts first, then all the Deletes, so a put and a delete of the same
-// column in one call always leave it deleted. A family-only put fails the whole call before
-// anything is applied.
+// HBase builds every Put and Delete first (a bad row or a family-only put fails the call with
+// nothing written), then sends all the Puts as one client batch and, only if every Put
+// succeeded, all the Deletes as another: a put and a delete of the same column in one call leave
+// it deleted. A batch applies its good rows and reports the rejected ones afterwards.
 void HbaseHandler::MutateRowsImpl(const std::string& table,
                                   const std::vector<thrift::BatchMutation>& batches,
                                   int64_t timestamp,
@@ -310,6 +328,7 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
   const int64_t cell_ttl = CellTtlFromAttributes(attributes);
   std::vector<RowMutation> puts, deletes;
   for (const thrift::BatchMutation& batch : batches) {
+    if (!CheckRow(batch.row).ok()) throw ApplicationError(CheckRow(batch.row).message());
     RowMutation put{batch.row, {}, cell_ttl};
     RowMutation del{batch.row, {}, 0};
     for (const thrift::Mutation& m : batch.mutations) {
@@ -331,9 +350,29 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
     if (!put.mutations.empty()) puts.push_back(std::move(put));
     if (!del.mutations.empty()) deletes.push_back(std::move(del));
   }
-  ThrowIfError(store_->MutateRows(table, puts), kIllegalArgument);
-  ThrowIfError(store_->MutateRows(table, deletes), kIllegalArgument);
+  SendBatch(table, puts);
+  SendBatch(table, deletes);
   for (const thrift::BatchMutation& batch : batches) admin::NoteWrite(table, batch.row);
+}
+
+void HbaseHandler::SendBatch(const std::string& table, const std::vector<RowMutation>& rows) {
+  std::vector<storage::Store::RowFailure> failures;
+  const Status s = store_->MutateRows(table, rows, &failures);
+  if (!failures.empty()) {
+    ThrowIOError(kRetriesExhaustedWithDetails, RowFailures(failures, BatchServerOf()), true);
+  }
+  ThrowIfBatchFailed(s, rows.size());
+  ThrowIfError(s, kIllegalArgument);
+}
+
+BatchServer HbaseHandler::BatchServerOf() const {
+  return BatchServer{options_.server_name, options_.region_server_port};
+}
+
+void HbaseHandler::ThrowIfBatchFailed(const Status& status, size_t actions) const {
+  if (status.ok()) return;
+  const std::string message = WholeBatchFailure(status, actions, BatchServerOf());
+  if (!message.empty()) ThrowIOError(kRetriesExhaustedWithDetails, message, true);
 }
 
 void HbaseHandler::mutateRows(const std::string& tableName,
@@ -352,6 +391,14 @@ void HbaseHandler::mutateRowsTs(const std::string& tableName,
 int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::string& row,
                                       const std::string& column, int64_t value) {
   ColumnSpec c = ParseColumn(column);  // a bare family means the empty qualifier here
+  if (row.empty()) {
+    // HBase's region server rejects the row with a plain (retryable) IOException, so the
+    // client gives up only after its retries; we answer at once with the same text.
+    ThrowIOError("org.apache.hadoop.hbase.client.RetriesExhaustedException",
+                 "Failed after attempts=16, exceptions: java.io.IOException: "
+                 "java.io.IOException: Row length is 0",
+                 true);
+  }
   std::vector<storage::Cell> result;
   ThrowIfError(store_->Increment(tableName, row, {{c.family, c.qualifier.value_or(""), value}},
                                  &result));
@@ -437,7 +484,9 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
                                const std::string& column, const std::string& value,
                                const thrift::Mutation& mput,
                                const std::map<std::string, std::string>& attributes) {
-  // HBase indexes both columns' qualifier part unchecked; a bare family fails the call.
+  // The Put is built (and its row checked) first; then HBase indexes both columns' qualifier
+  // part unchecked, so a bare family fails the call.
+  ThrowIfError(CheckRow(row), kIllegalArgument);
   ColumnSpec check = ParseColumn(column);
   ColumnSpec target = ParseColumn(mput.column);
   if (!check.qualifier || !target.qualifier) {

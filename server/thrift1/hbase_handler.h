@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "Hbase.h"
+#include "server/gateway/batch_errors.h"
 #include "server/gateway/scanner_registry.h"
 #include "storage/store.h"
 
@@ -161,6 +162,12 @@ class HbaseHandler : public thrift::HbaseIf {
                      const std::map<std::string, std::string>& attributes);
   void MutateRowsImpl(const std::string& table, const std::vector<thrift::BatchMutation>& batches,
                       int64_t timestamp, const std::map<std::string, std::string>& attributes);
+  // Sends one client batch of row mutations (Store::MutateRows), failing as HBase's batch does.
+  void SendBatch(const std::string& table, const std::vector<storage::RowMutation>& rows);
+  // Throws HBase's batch failure for a batch of `actions` actions that failed as a whole, if
+  // HBase reports it that way (gateway/batch_errors.h); otherwise returns.
+  void ThrowIfBatchFailed(const storage::Status& status, size_t actions) const;
+  BatchServer BatchServerOf() const;
   void DeleteImpl(const std::string& table, const std::string& row, const std::string* column,
                   int64_t timestamp);
   int32_t OpenScanner(const std::string& table, const storage::ScanSpec& spec,

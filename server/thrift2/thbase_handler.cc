@@ -66,8 +66,38 @@ void ThbaseHandler::getMultiple(std::vector<thrift2::TResult>& _return, const st
   for (size_t i = 0; i < tgets.size(); ++i) ReadOne(table, tgets[i], &results[i]);
   for (const thrift2::TGet& tget : tgets) RejectExistenceOnly(tget);
   // Sized once: growing a vector of generated structs copies them.
+  if (tgets.size() >= 2) {
+    // Two or more gets are one client batch in HBase (Table.get(List) of one is a plain get):
+    // a missing or disabled table fails every action.
+    std::shared_ptr<const storage::TableDescriptor> descriptor;
+    const Status s = store_->DescribeTable(table, &descriptor);
+    ThrowIfBatchFailed(s.ok() && !descriptor->enabled ? Status::TableNotEnabled(table) : s,
+                       tgets.size());
+  }
   _return.resize(tgets.size());
   for (size_t i = 0; i < tgets.size(); ++i) convert::ToTResult(std::move(results[i]), &_return[i]);
+}
+
+void ThbaseHandler::ThrowIfBatchFailed(const storage::Status& status, size_t actions) const {
+  if (status.ok()) return;
+  const std::string message = WholeBatchFailure(status, actions, BatchServerOf());
+  if (!message.empty()) ThrowTIOError(message, true);
+}
+
+BatchServer ThbaseHandler::BatchServerOf() const {
+  return BatchServer{options_.server_name, options_.region_server_port};
+}
+
+// Table.put(List) / delete(List): a client batch that applies every good row and reports the
+// rejected ones afterwards.
+void ThbaseHandler::SendBatch(const std::string& table,
+                              const std::vector<storage::RowMutation>& rows) {
+  std::vector<storage::Store::RowFailure> failures;
+  const storage::Status s = store_->MutateRows(table, rows, &failures);
+  if (!failures.empty()) ThrowTIOError(RowFailures(failures, BatchServerOf()), true);
+  ThrowIfBatchFailed(s, rows.size());
+  ThrowIfError(s);
+  for (const storage::RowMutation& m : rows) admin::NoteWrite(table, m.row);
 }
 
 // ==================================================================== writes
@@ -88,8 +118,7 @@ void ThbaseHandler::putMultiple(const std::string& table, const std::vector<thri
   for (size_t i = 0; i < tputs.size(); ++i) {
     ThrowIfError(convert::ToRowMutation(tputs[i], &mutations[i]));
   }
-  ThrowIfError(store_->MutateRows(table, mutations));
-  for (const storage::RowMutation& m : mutations) admin::NoteWrite(table, m.row);
+  SendBatch(table, mutations);
 }
 
 void ThbaseHandler::deleteSingle(const std::string& table, const thrift2::TDelete& tdelete) {
@@ -105,8 +134,7 @@ void ThbaseHandler::deleteMultiple(std::vector<thrift2::TDelete>& _return,
   for (size_t i = 0; i < tdeletes.size(); ++i) {
     ThrowIfError(convert::ToRowMutation(tdeletes[i], &mutations[i]));
   }
-  ThrowIfError(store_->MutateRows(table, mutations));
-  for (const storage::RowMutation& m : mutations) admin::NoteWrite(table, m.row);
+  SendBatch(table, mutations);
   _return.clear();  // HBase 2.x always answers an empty list
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "THBaseService.h"
+#include "server/gateway/batch_errors.h"
 #include "server/gateway/scanner_registry.h"
 #include "storage/store.h"
 
@@ -151,6 +152,11 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
  private:
   void ReadOne(const std::string& table, const thrift2::TGet& tget, storage::RowResult* result);
   void Mutate(const std::string& table, const storage::RowMutation& mutation);
+  // One client batch of row mutations (Store::MutateRows), failing as HBase's batch does.
+  void SendBatch(const std::string& table, const std::vector<storage::RowMutation>& rows);
+  // Throws HBase's batch failure when HBase reports `status` that way (gateway/batch_errors.h).
+  void ThrowIfBatchFailed(const storage::Status& status, size_t actions) const;
+  BatchServer BatchServerOf() const;
   bool CheckAndMutateImpl(const std::string& table, const std::string& row,
                           const std::string& family, const std::string& qualifier,
                           storage::CompareOp op, const std::optional<std::string>& value,

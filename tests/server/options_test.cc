@@ -24,6 +24,8 @@ TEST(ServerOptionsTest, WithoutModeFlagsEveryModeIsDetected) {
   EXPECT_FALSE(options.thrift.forcing.protocol.has_value());
   EXPECT_EQ(options.thrift.idle_timeout_ms, 60000);
   EXPECT_EQ(options.thrift.bind_address, "127.0.0.1");
+  // HBase 2.6's Thrift1 gateway keeps an idle scanner 120 s (checked: alive at 75 s, gone at 130 s).
+  EXPECT_EQ(options.scanner_timeout_ms, 120000);
 }
 
 TEST(ServerOptionsTest, FramedAndCompactInsistOnTheirModes) {
@@ -32,6 +34,19 @@ TEST(ServerOptionsTest, FramedAndCompactInsistOnTheirModes) {
   ASSERT_TRUE(Parse({"-f", "--compact"}, &options, &error)) << error;
   EXPECT_EQ(options.thrift.forcing.transport, WireTransport::kFramed);
   EXPECT_EQ(options.thrift.forcing.protocol, WireProtocol::kCompact);
+}
+
+// HBase's pairs: -f alone is framed + binary, -c alone buffered + compact; neither serves HTTP.
+TEST(ServerOptionsTest, FramedOrCompactAloneInsistOnHBasesPairs) {
+  ServerOptions framed;
+  std::string error;
+  ASSERT_TRUE(Parse({"--framed"}, &framed, &error)) << error;
+  EXPECT_EQ(framed.thrift.forcing.transport, WireTransport::kFramed);
+  EXPECT_EQ(framed.thrift.forcing.protocol, WireProtocol::kBinary);
+  ServerOptions compact;
+  ASSERT_TRUE(Parse({"-c"}, &compact, &error)) << error;
+  EXPECT_EQ(compact.thrift.forcing.transport, WireTransport::kBuffered);
+  EXPECT_EQ(compact.thrift.forcing.protocol, WireProtocol::kCompact);
 }
 
 TEST(ServerOptionsTest, HttpIsAlwaysBinaryAndIgnoresCompactLikeHBase) {

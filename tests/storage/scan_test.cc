@@ -141,9 +141,15 @@ TEST_F(BoundsScanTest, PrefixAndStartRowCombine) {
 TEST_F(BoundsScanTest, InvertedBoundsReturnNothing) {
   // HBASE_SEMANTICS.md 4.5: a forward scan whose stop sorts before its start returns no rows.
   EXPECT_EQ(ScanRows(Forward("c", "b")), Rows{});
-  EXPECT_EQ(ScanRows(Forward("b", "b")), Rows{});
   EXPECT_EQ(ScanRows(Reverse("b", "c")), Rows{});
-  EXPECT_EQ(ScanRows(Reverse("b", "b")), Rows{});
+}
+
+// HBase 2 keeps the old rule that a start equal to its stop is a get of that row (checked
+// against 2.6.1, Thrift1 and Thrift2, both directions).
+TEST_F(BoundsScanTest, StartEqualToStopReadsThatRow) {
+  EXPECT_EQ(ScanRows(Forward("b", "b")), Rows{"b"});
+  EXPECT_EQ(ScanRows(Reverse("b", "b")), Rows{"b"});
+  EXPECT_EQ(ScanRows(Forward("bb", "bb")), Rows{});
 }
 
 TEST_F(ScanTest, RowsSortAsUnsignedBytes) {
@@ -386,12 +392,13 @@ TEST_F(ScanTest, ReverseScanEqualsForwardScanReversed) {
     const size_t page = 1 + rng() % 20;
     SCOPED_TRACE("lo=" + Escape(lo) + " hi=" + Escape(hi) + " page=" + std::to_string(page));
     std::vector<std::string> fwd, rev;
+    const bool get_scan = !lo.empty() && lo == hi;  // a start equal to its stop reads that row
     for (const auto& r : sorted) {
-      if (r >= lo && (hi.empty() || r < hi)) fwd.push_back(r);
+      if (get_scan ? r == lo : r >= lo && (hi.empty() || r < hi)) fwd.push_back(r);
     }
     // Reversed bounds: start is the larger key (inclusive), stop the smaller (exclusive).
     for (auto it = sorted.rbegin(); it != sorted.rend(); ++it) {
-      if ((hi.empty() || *it <= hi) && *it > lo) rev.push_back(*it);
+      if (get_scan ? *it == lo : (hi.empty() || *it <= hi) && *it > lo) rev.push_back(*it);
     }
     ASSERT_EQ(rows_of(ScanAll(Forward(lo, hi), page)), fwd);
     ASSERT_EQ(rows_of(ScanAll(Reverse(hi, lo), page)), rev);

@@ -679,7 +679,9 @@ constexpr int kBigBatchRows = 40;
 constexpr int kBigBatchRows = 3000;
 #endif
 
-TEST_F(StoreTest, MutateRowsStopsAtTheFirstBadRowKeepingEarlierRowsAndNoneOfTheBadOne) {
+// HBase's client batch: every good row is applied, a rejected row leaves nothing, and every
+// rejection is reported (checked against HBase 2.6.1).
+TEST_F(StoreTest, MutateRowsAppliesEveryGoodRowAndReportsEachBadOne) {
   ASSERT_OK(CreateTable({Family("f", 3)}));
   // The bad row's first cell is valid: it must not be written either.
   const std::vector<RowMutation> rows = {
@@ -687,23 +689,60 @@ TEST_F(StoreTest, MutateRowsStopsAtTheFirstBadRowKeepingEarlierRowsAndNoneOfTheB
       Row("b", {PutOp("f", "q", 1, "b"), PutOp("x", "q", 1, "b")}),
       Row("c", {PutOp("f", "q", 1, "c")}),
   };
-  EXPECT_CODE(kNoSuchColumnFamily, store_->MutateRows("t", rows));
+  std::vector<Store::RowFailure> failures;
+  EXPECT_CODE(kNoSuchColumnFamily, store_->MutateRows("t", rows, &failures));
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].index, 1u);
   EXPECT_EQ(Get("a"), (Cells{"f:q@1=a"}));
   EXPECT_EQ(Get("b"), Cells{});
-  EXPECT_EQ(Get("c"), Cells{});
+  EXPECT_EQ(Get("c"), (Cells{"f:q@1=c"}));
 
   for (const ColumnMutation& bad :
        {PutOp("f", "q", -1, "v"), PutOp("f", "q", 1, std::string(10 * 1024 * 1024, 'x')),
         DeleteOp(MutationType::kDeleteFamilyVersion, "f")}) {
     EXPECT_FALSE(store_->MutateRows("t", {Row("d", {PutOp("f", "q", 2, "d")}),
-                                          Row("e", {PutOp("f", "q", 2, "e"), bad})})
+                                          Row("e", {PutOp("f", "q", 2, "e"), bad}),
+                                          Row("k", {PutOp("f", "q", 2, "k")})})
                      .ok());
     EXPECT_EQ(Get("d"), (Cells{"f:q@2=d"}));
     EXPECT_EQ(Get("e"), Cells{});
+    EXPECT_EQ(Get("k"), (Cells{"f:q@2=k"}));
   }
   EXPECT_CODE(kInvalidArgument, store_->MutateRows("t", {Row("g", {PutOp("f", "q", 1, "g")}),
-                                                         Row("", {PutOp("f", "q", 1, "h")})}));
+                                                         Row("", {PutOp("f", "q", 1, "h")}),
+                                                         Row("", {})},
+                                                   &failures));
+  EXPECT_EQ(failures.size(), 2u) << "an empty row is rejected even without mutations";
   EXPECT_EQ(Get("g"), (Cells{"f:q@1=g"}));
+}
+
+// A chain of increments can run ahead of the clock (max(now, old + 1)); a later put at "now" in
+// the row must still be the newest version, as in HBase where calls take milliseconds.
+TEST_F(StoreTest, ServerDatedWritesNeverGoBelowAnIncrementChain) {
+  ASSERT_OK(CreateTable({Family("f", 3)}));
+  std::vector<Cell> result;
+  for (int i = 0; i < 5; ++i) ASSERT_OK(store_->Increment("t", "r", {{"f", "n", 1}}, &result));
+  EXPECT_GT(result[0].timestamp, clock_.NowMillis()) << "the chain ran ahead of the clock";
+  ASSERT_OK(store_->Mutate("t", Row("r", {PutOp("f", "n", kLatestTimestamp, "set")})));
+  RowResult row;
+  ReadSpec spec;
+  ASSERT_OK(store_->Get("t", "r", spec, &row));
+  ASSERT_EQ(row.cells.size(), 1u);
+  EXPECT_EQ(row.cells[0].value, "set");
+  EXPECT_EQ(row.cells[0].timestamp, result[0].timestamp);
+  ASSERT_OK(store_->Mutate("t", Row("r", {DeleteOp(MutationType::kDeleteColumn, "f", "n")})));
+  ASSERT_OK(store_->Get("t", "r", spec, &row));
+  EXPECT_TRUE(row.cells.empty()) << "a delete at now masks the whole chain";
+}
+
+TEST_F(StoreTest, AppendAndIncrementReturnCellsSortedByColumn) {
+  ASSERT_OK(CreateTable({Family("a", 3), Family("f", 3)}));
+  std::vector<Cell> result;
+  ASSERT_OK(store_->Append("t", "r", {{"f", "z", "1"}, {"f", "b", "2"}, {"a", "q", "3"}}, &result));
+  ASSERT_EQ(result.size(), 3u);
+  EXPECT_EQ(result[0].family + ":" + result[0].qualifier, "a:q");
+  EXPECT_EQ(result[1].family + ":" + result[1].qualifier, "f:b");
+  EXPECT_EQ(result[2].family + ":" + result[2].qualifier, "f:z");
 }
 
 TEST_F(StoreTest, MutateRowsGivesEveryRowOneServerTime) {
@@ -827,16 +866,17 @@ TEST_F(StoreTest, IncrementOfFutureDatedCellLandsOneMillisecondLater) {
   EXPECT_EQ(result.cells[0].value, Long(6));
 }
 
-TEST_F(StoreTest, IncrementOfSeveralColumnsReturnsThemInRequestOrder) {
+// HBase's Result is sorted by column, whatever the request order (checked against 2.6.1).
+TEST_F(StoreTest, IncrementOfSeveralColumnsReturnsThemSortedByColumn) {
   ASSERT_OK(CreateTable({Family("f"), Family("g")}));
   ASSERT_OK(Put("r", "g", "b", 1, Long(100)));
   std::vector<Cell> cells;
   ASSERT_OK(store_->Increment("t", "r", {{"g", "b", 1}, {"f", "a", 2}}, &cells));
   ASSERT_EQ(cells.size(), 2u);
-  EXPECT_EQ(cells[0].family, "g");
-  EXPECT_EQ(cells[0].value, Long(101));
-  EXPECT_EQ(cells[1].family, "f");
-  EXPECT_EQ(cells[1].value, Long(2));
+  EXPECT_EQ(cells[0].family, "f");
+  EXPECT_EQ(cells[0].value, Long(2));
+  EXPECT_EQ(cells[1].family, "g");
+  EXPECT_EQ(cells[1].value, Long(101));
 }
 
 TEST_F(StoreTest, IncrementSkipsDeletedValues) {

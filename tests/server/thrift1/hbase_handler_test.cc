@@ -425,7 +425,7 @@ TEST_F(HbaseHandlerTest, MalformedFilterStringIsAnApplicationErrorNotIOError) {
   }
 }
 
-TEST_F(HbaseHandlerTest, RowFilterWithBatchSplittingARowIsIncompatibleFilterIOError) {
+TEST_F(HbaseHandlerTest, RowFilterWithBatchIsARetryableIOErrorAtTheFirstFetch) {
   handler_->mutateRow("t", "r", {Put("f:a", "1"), Put("f:b", "2"), Put("f:c", "3")}, kNoAttrs);
   thrift::TScan scan;
   scan.__set_filterString("PageFilter(10)");
@@ -436,7 +436,11 @@ TEST_F(HbaseHandlerTest, RowFilterWithBatchSplittingARowIsIncompatibleFilterIOEr
     handler_->scannerGetList(rows, id, 10);
     FAIL();
   } catch (const thrift::IOError& e) {
-    EXPECT_NE(e.message.find("IncompatibleFilterException"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("Cannot set batch on a scan using a filter that returns true for "
+                             "filter.hasFilterRow"),
+              std::string::npos)
+        << e.message;
+    EXPECT_TRUE(e.canRetry);
   }
 }
 
