@@ -28,9 +28,7 @@ TOOK = re.compile(r"Took \d+\.\d{4} seconds")
 # oracle yet.
 NOT_FROM_ORACLE = {"err_put_unknown_family"}
 
-PENDING = {
-    "filter_empty_qualifier": "QualifierFilter lets the empty qualifier through",
-}
+PENDING = {}
 
 
 def start_server(binary):
