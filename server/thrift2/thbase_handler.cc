@@ -61,19 +61,19 @@ void ThbaseHandler::get(thrift2::TResult& _return, const std::string& table,
 
 void ThbaseHandler::getMultiple(std::vector<thrift2::TResult>& _return, const std::string& table,
                                 const std::vector<thrift2::TGet>& tgets) {
-  // One batch of reads first, then the conversion, as HBase's Table.get(List) does.
-  std::vector<storage::RowResult> results(tgets.size());
-  for (size_t i = 0; i < tgets.size(); ++i) ReadOne(table, tgets[i], &results[i]);
-  for (const thrift2::TGet& tget : tgets) RejectExistenceOnly(tget);
-  // Sized once: growing a vector of generated structs copies them.
   if (tgets.size() >= 2) {
     // Two or more gets are one client batch in HBase (Table.get(List) of one is a plain get):
-    // a missing or disabled table fails every action.
+    // a missing or disabled table fails every action, before any row is read.
     std::shared_ptr<const storage::TableDescriptor> descriptor;
     const Status s = store_->DescribeTable(table, &descriptor);
     ThrowIfBatchFailed(s.ok() && !descriptor->enabled ? Status::TableNotEnabled(table) : s,
                        tgets.size());
   }
+  // One batch of reads first, then the conversion, as HBase's Table.get(List) does.
+  std::vector<storage::RowResult> results(tgets.size());
+  for (size_t i = 0; i < tgets.size(); ++i) ReadOne(table, tgets[i], &results[i]);
+  for (const thrift2::TGet& tget : tgets) RejectExistenceOnly(tget);
+  // Sized once: growing a vector of generated structs copies them.
   _return.resize(tgets.size());
   for (size_t i = 0; i < tgets.size(); ++i) convert::ToTResult(std::move(results[i]), &_return[i]);
 }
