@@ -11,6 +11,7 @@
 #include "server/admin/process_stats.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/wire_stats.h"
+#include "storage/schema_names.h"
 #include "storage/store.h"
 
 namespace hbemu::server::admin {
@@ -40,31 +41,11 @@ const char* CellTypeName(storage::CellType type) {
   return "Unknown";
 }
 
-const char* KeepDeletedName(storage::KeepDeletedCells k) {
-  switch (k) {
-    case storage::KeepDeletedCells::kFalse: return "FALSE";
-    case storage::KeepDeletedCells::kTrue: return "TRUE";
-    case storage::KeepDeletedCells::kTtl: return "TTL";
-  }
-  return "FALSE";
-}
-
 // Attribute maps hold bytes; shown as HBase's toStringBinary so the JSON stays valid UTF-8.
 json StringMap(const std::map<std::string, std::string>& m) {
   json j = json::object();
   for (const auto& [k, v] : m) j[ToStringBinary(k)] = ToStringBinary(v);
   return j;
-}
-
-const char* DurabilityName(storage::Durability d) {
-  switch (d) {
-    case storage::Durability::kUseDefault: return "USE_DEFAULT";
-    case storage::Durability::kSkipWal: return "SKIP_WAL";
-    case storage::Durability::kAsyncWal: return "ASYNC_WAL";
-    case storage::Durability::kSyncWal: return "SYNC_WAL";
-    case storage::Durability::kFsyncWal: return "FSYNC_WAL";
-  }
-  return "USE_DEFAULT";
 }
 
 json FamilyJson(const storage::FamilyDescriptor& f) {
@@ -73,7 +54,7 @@ json FamilyJson(const storage::FamilyDescriptor& f) {
   j["VERSIONS"] = f.max_versions;
   j["MIN_VERSIONS"] = f.min_versions;
   j["TTL"] = f.ttl_seconds == storage::kForeverTtl ? json("FOREVER") : json(f.ttl_seconds);
-  j["KEEP_DELETED_CELLS"] = KeepDeletedName(f.keep_deleted_cells);
+  j["KEEP_DELETED_CELLS"] = storage::KeepDeletedCellsName(f.keep_deleted_cells);
   j["IN_MEMORY"] = f.in_memory;
   j["BLOCKCACHE"] = f.block_cache_enabled;
   j["COMPRESSION"] = f.compression;
@@ -240,7 +221,7 @@ json Console::TableSummary(const std::string& name, bool with_counts) const {
   j["namespace"] = table->name.ns;
   j["enabled"] = table->enabled;
   j["created"] = UtcDate(table->created_ms);
-  j["durability"] = DurabilityName(table->durability);
+  j["durability"] = storage::DurabilityName(table->durability);
   j["attributes"] = StringMap(table->values);
   json families = json::array();
   for (const auto& f : table->families) families.push_back(FamilyJson(f));

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "server/thrift2/convert.h"
+#include "storage/schema_names.h"
 
 namespace hbemu::server::thrift2_convert {
 namespace {
@@ -71,26 +72,6 @@ thrift2::TDataBlockEncoding::type EncodingEnum(const std::string& name) {
     if (name == EncodingName(e)) return e;
   }
   return thrift2::TDataBlockEncoding::NONE;
-}
-
-const char* KeepDeletedName(storage::KeepDeletedCells k) {
-  switch (k) {
-    case storage::KeepDeletedCells::kFalse: return "FALSE";
-    case storage::KeepDeletedCells::kTrue: return "TRUE";
-    case storage::KeepDeletedCells::kTtl: return "TTL";
-  }
-  return "FALSE";
-}
-
-const char* DurabilityName(storage::Durability d) {
-  switch (d) {
-    case storage::Durability::kUseDefault: return "USE_DEFAULT";
-    case storage::Durability::kSkipWal: return "SKIP_WAL";
-    case storage::Durability::kAsyncWal: return "ASYNC_WAL";
-    case storage::Durability::kSyncWal: return "SYNC_WAL";
-    case storage::Durability::kFsyncWal: return "FSYNC_WAL";
-  }
-  return "USE_DEFAULT";
 }
 
 const char* Bool(bool b) { return b ? "true" : "false"; }
@@ -189,7 +170,7 @@ thrift2::TColumnFamilyDescriptor ToTColumnFamilyDescriptor(const storage::Family
       {"VERSIONS", std::to_string(in.max_versions)},
       {"MIN_VERSIONS", std::to_string(in.min_versions)},
       {"TTL", std::to_string(in.ttl_seconds)},
-      {"KEEP_DELETED_CELLS", KeepDeletedName(in.keep_deleted_cells)},
+      {"KEEP_DELETED_CELLS", storage::KeepDeletedCellsName(in.keep_deleted_cells)},
       {"BLOCKSIZE", std::to_string(in.block_size)},
       {"BLOOMFILTER", in.bloom_filter},
       {"COMPRESSION", in.compression},
@@ -254,7 +235,7 @@ thrift2::TTableDescriptor ToTTableDescriptor(const storage::TableDescriptor& tab
   std::map<std::string, std::string> attributes = table.values;
   attributes.emplace("IS_META", "false");
   if (table.durability != storage::Durability::kUseDefault) {
-    attributes["DURABILITY"] = DurabilityName(table.durability);
+    attributes["DURABILITY"] = storage::DurabilityName(table.durability);
   }
   out.__set_attributes(std::move(attributes));
   out.__set_durability(static_cast<thrift2::TDurability::type>(table.durability));
