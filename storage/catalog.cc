@@ -272,8 +272,18 @@ Status Catalog::TruncateTable(const TableName& name, bool preserve_splits,
   return Status::OK();
 }
 
+Status Catalog::PublishChangeLocked(const CatalogChangeHooks& hooks,
+                                    const std::shared_ptr<const TableDescriptor>& current,
+                                    std::shared_ptr<TableDescriptor> updated,
+                                    leveldb::WriteBatch* batch) {
+  if (hooks.check) HBEMU_RETURN_IF_ERROR(hooks.check(*updated));
+  HBEMU_RETURN_IF_ERROR(PublishLocked(std::move(updated), batch));
+  if (hooks.previous != nullptr) *hooks.previous = current;
+  return Status::OK();
+}
+
 Status Catalog::ModifyTable(const TableName& name, const TableDescriptor& spec,
-                            std::vector<std::string>* removed) {
+                            std::vector<std::string>* removed, const CatalogChangeHooks& hooks) {
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const TableDescriptor> current;
   HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
@@ -286,15 +296,19 @@ Status Catalog::ModifyTable(const TableName& name, const TableDescriptor& spec,
   table->values = spec.values;
   table->durability = spec.durability;
   leveldb::WriteBatch batch;
+  std::vector<std::string> gone;
   for (const FamilyDescriptor& family : current->families) {
     if (table->FindFamily(family.name) != nullptr) continue;
     batch.Put(DroppedFamilyKey(table->id, family.name), "");
-    removed->push_back(family.name);
+    gone.push_back(family.name);
   }
-  return PublishLocked(table, &batch);
+  HBEMU_RETURN_IF_ERROR(PublishChangeLocked(hooks, current, std::move(table), &batch));
+  removed->insert(removed->end(), gone.begin(), gone.end());
+  return Status::OK();
 }
 
-Status Catalog::AddFamily(const TableName& name, FamilyDescriptor family) {
+Status Catalog::AddFamily(const TableName& name, FamilyDescriptor family,
+                          const CatalogChangeHooks& hooks) {
   HBEMU_RETURN_IF_ERROR(ValidateFamily(family));
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const TableDescriptor> current;
@@ -308,10 +322,11 @@ Status Catalog::AddFamily(const TableName& name, FamilyDescriptor family) {
   table->families.push_back(std::move(family));
   SortFamilies(&table->families);
   leveldb::WriteBatch batch;
-  return PublishLocked(table, &batch);
+  return PublishChangeLocked(hooks, current, std::move(table), &batch);
 }
 
-Status Catalog::ModifyFamily(const TableName& name, FamilyDescriptor family) {
+Status Catalog::ModifyFamily(const TableName& name, FamilyDescriptor family,
+                             const CatalogChangeHooks& hooks) {
   HBEMU_RETURN_IF_ERROR(ValidateFamily(family));
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const TableDescriptor> current;
@@ -325,11 +340,11 @@ Status Catalog::ModifyFamily(const TableName& name, FamilyDescriptor family) {
   }
   *it = std::move(family);
   leveldb::WriteBatch batch;
-  return PublishLocked(table, &batch);
+  return PublishChangeLocked(hooks, current, std::move(table), &batch);
 }
 
 Status Catalog::DeleteFamily(const TableName& name, std::string_view family,
-                             uint64_t* table_id) {
+                             uint64_t* table_id, const CatalogChangeHooks& hooks) {
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const TableDescriptor> current;
   HBEMU_RETURN_IF_ERROR(FindLocked(name, &current));
@@ -348,8 +363,9 @@ Status Catalog::DeleteFamily(const TableName& name, std::string_view family,
                    [&](const FamilyDescriptor& f) { return f.name == family; }));
   leveldb::WriteBatch batch;
   batch.Put(DroppedFamilyKey(table->id, family), "");
-  HBEMU_RETURN_IF_ERROR(PublishLocked(table, &batch));
-  *table_id = table->id;
+  const uint64_t id = table->id;
+  HBEMU_RETURN_IF_ERROR(PublishChangeLocked(hooks, current, std::move(table), &batch));
+  *table_id = id;
   return Status::OK();
 }
 

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,16 @@ class WriteBatch;
 }
 
 namespace hbemu::storage {
+
+// What a schema change may ask beyond the catalog's own work. Both are optional.
+struct CatalogChangeHooks {
+  // Runs on the new descriptor after the catalog's checks and before it is published (with
+  // the catalog's mutex held: it must not call back into the catalog). An error cancels the
+  // change. HBase's master runs its sanity checks (codecs) at this point.
+  std::function<Status(const TableDescriptor& updated)> check;
+  // Receives the descriptor the change replaced, for work that needs the old settings.
+  std::shared_ptr<const TableDescriptor>* previous = nullptr;
+};
 
 // Namespaces and tables: the in-memory view of the catalog keys (key_format.h), kept in step
 // with LevelDB. Every change is one synced WriteBatch. Table ids are allocated from a
@@ -50,11 +61,13 @@ class Catalog {
   // enabled state stay). Families that disappear are recorded for SweepFamily; their names
   // are appended to *removed.
   Status ModifyTable(const TableName& name, const TableDescriptor& spec,
-                     std::vector<std::string>* removed);
+                     std::vector<std::string>* removed, const CatalogChangeHooks& hooks = {});
   // HBase's add/modify/delete column family, with HBase's checks.
-  Status AddFamily(const TableName& name, FamilyDescriptor family);
-  Status ModifyFamily(const TableName& name, FamilyDescriptor family);
-  Status DeleteFamily(const TableName& name, std::string_view family, uint64_t* table_id);
+  Status AddFamily(const TableName& name, FamilyDescriptor family, const CatalogChangeHooks& hooks = {});
+  Status ModifyFamily(const TableName& name, FamilyDescriptor family,
+                      const CatalogChangeHooks& hooks = {});
+  Status DeleteFamily(const TableName& name, std::string_view family, uint64_t* table_id,
+                      const CatalogChangeHooks& hooks = {});
   // (table id, family) of removed families whose cells may still exist.
   std::vector<std::pair<uint64_t, std::string>> DroppedFamilies() const;
   Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
@@ -82,6 +95,10 @@ class Catalog {
   void BumpGeneration();
   // With mu_ held: writes `updated` (plus `batch`'s other changes) and publishes it.
   Status PublishLocked(std::shared_ptr<TableDescriptor> updated, leveldb::WriteBatch* batch);
+  // With mu_ held: runs `hooks.check` on `updated`, then publishes it in place of `current`.
+  Status PublishChangeLocked(const CatalogChangeHooks& hooks,
+                             const std::shared_ptr<const TableDescriptor>& current,
+                             std::shared_ptr<TableDescriptor> updated, leveldb::WriteBatch* batch);
   // With mu_ held: the current descriptor of `name`, or TableNotFound.
   Status FindLocked(const TableName& name, std::shared_ptr<const TableDescriptor>* out) const;
   static std::string MapKey(const TableName& name) { return name.ns + '\0' + name.qualifier; }

@@ -103,10 +103,13 @@ class Store {
   // background) and enables it, keeping families and, if asked, the split keys.
   Status TruncateTable(std::string_view name, bool preserve_splits);
   Status EnableTable(std::string_view name);
+  // Flushes the table first, as HBase's region close does: versions beyond a family's VERSIONS,
+  // expired cells and cells hidden by delete markers are gone afterwards (prune.h).
   Status DisableTable(std::string_view name);
   // Online schema changes, as in HBase 2: the table may be enabled, and the next read uses
   // the new settings (VERSIONS, TTL, ...). A removed family's cells are deleted before the
-  // call returns.
+  // call returns. On an enabled table the call ends with a flush under the old settings (the
+  // reopen of HBase's regions). New families must pass HBase's codec check (codec_check.h).
   Status ModifyTable(std::string_view name, const TableDescriptor& spec);
   Status AddFamily(std::string_view name, FamilyDescriptor family);
   Status ModifyFamily(std::string_view name, FamilyDescriptor family);
@@ -196,6 +199,9 @@ class Store {
   Status OpenDb(const StoreOptions& options);
   Status LoadClusterId();
   Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
+  // HBase's memstore flush of every region of `table` (prune.h).
+  Status Flush(const TableDescriptor& table);
+  Status FlushAfterSchemaChange(const std::shared_ptr<const TableDescriptor>& previous);
   Status ResumeFamilyDrops();
   Status FindTable(std::string_view name, bool require_enabled,
                    std::shared_ptr<const TableDescriptor>* out) const;

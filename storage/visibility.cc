@@ -8,8 +8,8 @@
 namespace hbemu::storage {
 
 RowVisibility::RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms,
-                             Filter* filter, std::string_view row)
-    : table_(table), spec_(spec), now_ms_(now_ms), filter_(filter), row_(row) {}
+                             Filter* filter, std::string_view row, Purpose purpose)
+    : table_(table), spec_(spec), now_ms_(now_ms), filter_(filter), row_(row), purpose_(purpose) {}
 
 bool RowVisibility::Contains(const std::vector<int64_t>& v, int64_t ts) {
   return std::find(v.begin(), v.end(), ts) != v.end();
@@ -60,6 +60,10 @@ void RowVisibility::EnterColumn(std::string_view qualifier) {
 // marker applies whenever it is newer than the range start (HBASE_SEMANTICS.md 2.4).
 bool RowVisibility::MarkerApplies(int64_t marker_ts) const {
   if (family_desc_->keep_deleted_cells == KeepDeletedCells::kFalse) return true;
+  if (purpose_ == Purpose::kFlush) {
+    return family_desc_->keep_deleted_cells == KeepDeletedCells::kTtl &&
+           marker_ts < oldest_unexpired_ts_;
+  }
   return marker_ts >= time_range_->min && marker_ts < time_range_->max;
 }
 

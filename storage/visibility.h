@@ -28,10 +28,18 @@ namespace hbemu::storage {
 // Not thread-safe; one instance per row read.
 class RowVisibility {
  public:
+  // Who is reading. A flush (prune.h) keeps what a read of every version would see, except
+  // that delete markers mask cells as HBase's flush tracks them: always without
+  // KEEP_DELETED_CELLS, never with TRUE, and with TTL only once the marker itself expired
+  // (CompactionScanQueryMatcher.trackDelete). So with KEEP_DELETED_CELLS a masked version still
+  // counts against VERSIONS, which a read does not do.
+  enum class Purpose { kRead, kFlush };
+
   // `table`, `spec` and `filter` (may be null) must outlive this object. `now_ms` is the
   // read's clock reading; `row` the row key shown to the filter.
   RowVisibility(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms,
-                Filter* filter = nullptr, std::string_view row = {});
+                Filter* filter = nullptr, std::string_view row = {},
+                Purpose purpose = Purpose::kRead);
 
   // Feeds the next stored cell of the row. Appends it to *out when the read sees it.
   void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
@@ -70,6 +78,7 @@ class RowVisibility {
   const int64_t now_ms_;
   Filter* const filter_;
   const std::string_view row_;
+  const Purpose purpose_;
   bool filter_done_ = false;
   bool family_done_ = false;  // the filter or the store limit ended this family in this row
   bool hint_active_ = false;       // the filter asked to seek to (hint_family_, hint_qualifier_)

@@ -1,0 +1,107 @@
+#include "storage/prune.h"
+
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <leveldb/db.h>
+#include <leveldb/iterator.h>
+#include <leveldb/write_batch.h>
+
+#include "storage/coding.h"
+#include "storage/key_format.h"
+#include "storage/read_spec.h"
+#include "storage/row_locks.h"
+#include "storage/visibility.h"
+
+namespace hbemu::storage {
+namespace {
+
+Status FromLevelDb(const leveldb::Status& s) {
+  if (s.ok()) return Status::OK();
+  return s.IsCorruption() ? Status::Corruption(s.ToString()) : Status::IOError(s.ToString());
+}
+
+std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+// A read of every column and every version over all time: what a flush keeps.
+ReadSpec FlushReadSpec() {
+  ReadSpec spec;
+  spec.max_versions = std::numeric_limits<int32_t>::max();  // capped by each family's VERSIONS
+  return spec;
+}
+
+// Walks the row that `it` stands at (its keys start with `row_prefix`) and appends to *doomed
+// the keys of the puts a flush drops. Leaves `it` at the first key after the row.
+Status CollectRow(leveldb::Iterator* it, std::string_view row_prefix, const TableDescriptor& table,
+                  const ReadSpec& spec, int64_t now_ms, std::vector<std::string>* doomed) {
+  RowVisibility visibility(&table, &spec, now_ms, nullptr, {},
+                           RowVisibility::Purpose::kFlush);
+  ParsedCellKey cell;
+  std::vector<Cell> kept;
+  for (; it->Valid() && it->key().starts_with(leveldb::Slice(row_prefix.data(), row_prefix.size()));
+       it->Next()) {
+    const std::string_view key = View(it->key());
+    if (!ParseCellKeySuffix(key.substr(row_prefix.size()), &cell)) {
+      return Status::Corruption("bad cell key while pruning table " + table.name.ToString());
+    }
+    const size_t before = kept.size();
+    visibility.Add(cell.family, cell.qualifier, cell.timestamp, cell.type, View(it->value()),
+                   &kept);
+    if (cell.type != CellType::kPut || table.FindFamily(cell.family) == nullptr) continue;
+    if (kept.size() == before) doomed->emplace_back(key);
+  }
+  return FromLevelDb(it->status());
+}
+
+// Prunes one row again under its lock, from a fresh view, so writes that landed after the
+// table-wide pass are judged too.
+Status PruneRowLocked(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
+                      std::string_view row_prefix, std::string_view row, const ReadSpec& spec,
+                      int64_t now_ms, bool sync) {
+  auto lock = row_locks->Lock(table.id, row);
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+  it->Seek(leveldb::Slice(row_prefix.data(), row_prefix.size()));
+  std::vector<std::string> doomed;
+  HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), row_prefix, table, spec, now_ms, &doomed));
+  if (doomed.empty()) return Status::OK();
+  leveldb::WriteBatch batch;
+  for (const std::string& key : doomed) batch.Delete(key);
+  leveldb::WriteOptions options;
+  options.sync = sync;
+  return FromLevelDb(db->Write(options, &batch));
+}
+
+}  // namespace
+
+Status PruneTable(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
+                  int64_t now_ms, bool sync) {
+  const ReadSpec spec = FlushReadSpec();
+  const KeyRange range = TableCellRange(table.id);
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+  std::string row_prefix;
+  ParsedCellKey parsed;
+  std::vector<std::string> doomed;
+  // A lock-free pass finds the rows with something to drop; only those are locked and read
+  // again, so pruning a table that holds nothing to drop costs one scan.
+  it->Seek(range.start);
+  while (it->Valid() && it->key().compare(range.limit) < 0) {
+    const std::string_view key = View(it->key());
+    const size_t row_len = RowKeyPrefixLength(key);
+    if (row_len == 0 || !ParseCellKey(key, &parsed)) {
+      return Status::Corruption("bad cell key while pruning table " + table.name.ToString());
+    }
+    row_prefix.assign(key.data(), row_len);
+    doomed.clear();
+    HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), row_prefix, table, spec, now_ms, &doomed));
+    if (!doomed.empty()) {
+      HBEMU_RETURN_IF_ERROR(
+          PruneRowLocked(db, row_locks, table, row_prefix, parsed.row, spec, now_ms, sync));
+    }
+  }
+  return FromLevelDb(it->status());
+}
+
+}  // namespace hbemu::storage
