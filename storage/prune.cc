@@ -56,16 +56,25 @@ Status CollectRow(leveldb::Iterator* it, std::string_view row_prefix, const Tabl
   return FromLevelDb(it->status());
 }
 
-// Prunes one row again under its lock, from a fresh view, so writes that landed after the
-// table-wide pass are judged too.
-Status PruneRowLocked(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
-                      std::string_view row_prefix, std::string_view row, const ReadSpec& spec,
-                      int64_t now_ms, bool sync) {
-  auto lock = row_locks->Lock(table.id, row);
+// Rows the lock-free pass found something to drop in, pruned together.
+struct RowGroup {
+  std::vector<std::string> prefixes;  // r + id + enc(row)
+  std::vector<std::string> rows;
+};
+constexpr size_t kRowsPerGroup = 256;
+
+// Prunes a group of rows again under their locks, from a fresh view, so writes that landed
+// after the lock-free pass are judged too. One LevelDB write for the group.
+Status PruneGroupLocked(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
+                        const RowGroup& group, const ReadSpec& spec, int64_t now_ms, bool sync) {
+  const std::vector<std::string_view> rows(group.rows.begin(), group.rows.end());
+  auto locks = row_locks->LockAll(table.id, rows);
   std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
-  it->Seek(leveldb::Slice(row_prefix.data(), row_prefix.size()));
   std::vector<std::string> doomed;
-  HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), row_prefix, table, spec, now_ms, &doomed));
+  for (const std::string& prefix : group.prefixes) {
+    it->Seek(prefix);
+    HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), prefix, table, spec, now_ms, &doomed));
+  }
   if (doomed.empty()) return Status::OK();
   leveldb::WriteBatch batch;
   for (const std::string& key : doomed) batch.Delete(key);
@@ -84,6 +93,7 @@ Status PruneTable(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& t
   std::string row_prefix;
   ParsedCellKey parsed;
   std::vector<std::string> doomed;
+  RowGroup group;
   // A lock-free pass finds the rows with something to drop; only those are locked and read
   // again, so pruning a table that holds nothing to drop costs one scan.
   it->Seek(range.start);
@@ -96,12 +106,17 @@ Status PruneTable(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& t
     row_prefix.assign(key.data(), row_len);
     doomed.clear();
     HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), row_prefix, table, spec, now_ms, &doomed));
-    if (!doomed.empty()) {
-      HBEMU_RETURN_IF_ERROR(
-          PruneRowLocked(db, row_locks, table, row_prefix, parsed.row, spec, now_ms, sync));
+    if (doomed.empty()) continue;
+    group.prefixes.push_back(row_prefix);
+    group.rows.push_back(parsed.row);
+    if (group.rows.size() == kRowsPerGroup) {
+      HBEMU_RETURN_IF_ERROR(PruneGroupLocked(db, row_locks, table, group, spec, now_ms, sync));
+      group = RowGroup();
     }
   }
-  return FromLevelDb(it->status());
+  HBEMU_RETURN_IF_ERROR(FromLevelDb(it->status()));
+  if (group.rows.empty()) return Status::OK();
+  return PruneGroupLocked(db, row_locks, table, group, spec, now_ms, sync);
 }
 
 }  // namespace hbemu::storage

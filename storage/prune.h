@@ -25,9 +25,10 @@ class RowLocks;
 // to a store file is judged again only by a later compaction; this prunes every stored cell,
 // as a flush followed by a compaction would (COMPATIBILITY.md).
 //
-// Each row is pruned in one LevelDB write under that row's lock, so a writer racing with the
-// prune is never half-seen, and a crash leaves every row either pruned or not: both states
-// read the same except for the versions a flush drops. Synchronous; O(cells of the table).
+// Rows are pruned in groups, each in one LevelDB write under the rows' locks, so a writer
+// racing with the prune is never half-seen, and a crash leaves every row either pruned or not:
+// both states read the same except for the versions a flush drops. Synchronous; one scan of
+// the table, plus a second read of the rows that have something to drop.
 Status PruneTable(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
                   int64_t now_ms, bool sync);
 
