@@ -81,15 +81,19 @@ def test_delete_markers_survive_and_mask_puts_written_later(thrift2_client, thri
     t.put(5, b"a")
     t.delete(TDeleteType.DELETE_COLUMNS, 5, b"a")
     t.put(5, b"b")
-    thrift2_client.deleteSingle(t.name, TDelete(row=b"r", deleteType=TDeleteType.DELETE_FAMILY,
-                                                timestamp=3, columns=[TColumn(family=b"f", timestamp=3)]))
+    t.put(5, b"c")
+    t.put(4, b"c")
+    for kind, ts in ((TDeleteType.DELETE_FAMILY, 3), (TDeleteType.DELETE_FAMILY_VERSION, 4)):
+        thrift2_client.deleteSingle(t.name, TDelete(row=b"r", deleteType=kind, timestamp=ts,
+                                                    columns=[TColumn(family=b"f", timestamp=ts)]))
     t.cycle()
     t.put(4, b"a")
     t.put(2, b"b")
+    t.put(4, b"c")
     t.put(6, b"a")
-    assert t.read() == [(b"a", 6), (b"b", 5)]
+    assert t.read() == [(b"a", 6), (b"b", 5), (b"c", 5)]
     t.cycle()
-    assert t.read() == [(b"a", 6), (b"b", 5)]
+    assert t.read() == [(b"a", 6), (b"b", 5), (b"c", 5)]
 
 
 def test_KEEP_DELETED_CELLS_keeps_masked_versions_but_counts_them(thrift2_client, thrift2_table):

@@ -18,7 +18,7 @@ namespace {
 // For a family change HBase looks up the table and the family first, then sanity-checks the
 // whole new descriptor (codecs included).
 CatalogChangeHooks FamilyChangeHooks(CodecCheck* codecs,
-                                       std::shared_ptr<const TableDescriptor>* previous) {
+                                     std::shared_ptr<const TableDescriptor>* previous) {
   CatalogChangeHooks hooks;
   hooks.check = [codecs](const TableDescriptor& updated) { return codecs->Check(updated); };
   hooks.previous = previous;
@@ -102,7 +102,9 @@ Status Store::Flush(const TableDescriptor& table) {
 // A schema change of an enabled table reopens its regions in HBase, and the close flushes them
 // with the settings they were opened with: raising VERSIONS afterwards does not bring back the
 // versions the old VERSIONS dropped (checked on HBase 2.6.1). A disabled table was flushed when
-// it was disabled.
+// it was disabled. The flush runs after the new descriptor is published (a rejected change must
+// not flush): a write racing with the call itself may be judged by the old settings, where
+// HBase would hold it back until the regions reopen.
 Status Store::FlushAfterSchemaChange(const std::shared_ptr<const TableDescriptor>& previous) {
   if (previous == nullptr || !previous->enabled) return Status::OK();
   return Flush(*previous);
