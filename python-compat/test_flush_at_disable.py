@@ -112,6 +112,21 @@ def test_KEEP_DELETED_CELLS_keeps_masked_versions_but_counts_them(thrift2_client
     assert (t.read(), t.read(0, 3)) == ([(b"q", 2)], [(b"q", 2)])
 
 
+def test_KEEP_DELETED_CELLS_TTL_lets_only_expired_markers_mask(thrift2_client, thrift2_table):
+    now = int(time.time() * 1000)
+    t = make(thrift2_client, thrift2_table, maxVersions=5, minVersions=1, timeToLive=5,
+             keepDeletedCells=TKeepDeletedCells.TTL)
+    t.put(now - 20000, b"a")
+    t.put(now - 15000, b"a")
+    t.delete(TDeleteType.DELETE_COLUMNS, now - 10000, b"a")  # expired: masks at the flush
+    t.put(now - 1000, b"b")
+    t.delete(TDeleteType.DELETE_COLUMNS, now - 500, b"b")  # live: does not
+    assert t.read(0, now - 12000) == [(b"a", now - 15000)]
+    t.cycle()
+    assert t.read(0, now - 12000) == []
+    assert t.read(0, now - 600) == [(b"b", now - 1000)]
+
+
 def test_expired_cells_are_gone_beyond_MIN_VERSIONS(thrift2_client, thrift2_table):
     now = int(time.time() * 1000)
     t = make(thrift2_client, thrift2_table, maxVersions=5, timeToLive=5, minVersions=1)
