@@ -26,6 +26,21 @@ TEST(HeatMapTest, BucketLabelShowsPrintableBytesAndEscapesTheRest) {
   EXPECT_EQ(BucketLabel(0), "\\x00");
   EXPECT_EQ(BucketLabel(' '), "\\x20");
   EXPECT_EQ(BucketLabel(0xff), "\\xFF");
+  EXPECT_EQ(BucketLabel('\\'), "\\x5C");  // so longer labels read back unambiguously
+}
+
+TEST(HeatMapTest, PrefixKeysKeepTheFirstBytesInByteOrder) {
+  const std::vector<std::string> rows = {"", std::string("\0", 1), "a", std::string("a\0", 2),
+                                         "ab", "abcd", "b", std::string("\xff\xff\xff\xff", 4)};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(PrefixOfKey(PrefixKeyOf(rows[i])), rows[i]);
+    EXPECT_NE(PrefixKeyOf(rows[i]), 0u);  // 0 marks a free slot
+    if (i > 0) {
+      EXPECT_LT(PrefixKeyOf(rows[i - 1]), PrefixKeyOf(rows[i])) << i;
+    }
+  }
+  EXPECT_EQ(PrefixKeyOf("abcdef"), PrefixKeyOf("abcdxyz"));  // only kPrefixBytes are recorded
+  EXPECT_EQ(PrefixOfKey(PrefixKeyOf("abcdef")), "abcd");
 }
 
 TEST(HeatMapTest, RegionOfFollowsSplitKeysWithInclusiveStarts) {
