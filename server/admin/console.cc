@@ -310,7 +310,11 @@ json Console::Table(const std::string& name, const BucketSpec& spec) const {
                        {"window_writes", windows_writes}});
   }
   h["regions"] = regions;
-  h["spread"] = Spread(grouped);
+  // Past the cap, longer buckets mix exact prefixes with whole first bytes (their rest), whose
+  // sizes are not comparable: the spread is judged on first bytes then, where counts are exact.
+  const bool coarse = heat.prefixes_full && (spec.bytes > 1 || spec.delimiter >= 0);
+  h["spread"] = Spread(coarse ? GroupBuckets(heat, BucketSpec()) : grouped);
+  h["spread"]["by_first_byte"] = coarse;
   j["heat"] = h;
   return j;
 }

@@ -256,7 +256,9 @@ std::string RenderTablePage(const json& t) {
     char share[32];
     std::snprintf(share, sizeof(share), "%.0f%%", 100 * spread["hottest_share"].get<double>());
     b += "<span class=\"muted\">" + spread["buckets_used"].dump() + " prefix bucket(s) used; the busiest, <code>" +
-         E(spread["hottest_bucket"]) + "</code>, has " + share + " of the operations</span>";
+         E(spread["hottest_bucket"]) + "</code>, has " + share + " of the operations" +
+         (spread["by_first_byte"].get<bool>() ? " (judged by first byte: the table has more distinct prefixes than are tracked)" : "") +
+         "</span>";
   }
   b += "</p>" + BucketForm(name, heat);
   b += "<p class=\"muted\">Columns are " + heat["window_seconds"].dump() +

@@ -167,6 +167,36 @@ TEST_F(ConsoleTest, BucketPrefixLengthIsChosenByQueryOnThePageAndTheApi) {
   EXPECT_EQ(console_->Handle("GET", "/api/tables/t?delimiter=ab").status, 400);
 }
 
+TEST_F(ConsoleTest, HashedKeysPastThePrefixCapAreJudgedEvenByTheirFirstBytes) {
+  {
+    CallScope call(&metrics_, "thrift1", "mutateRows");
+    uint32_t x = 7;
+    for (int i = 0; i < 20 * 256; ++i) {  // 20 rows for every first byte, random bytes after it
+      x = x * 1664525u + 1013904223u;
+      std::string row(1, static_cast<char>(i % 256));
+      row += std::string(reinterpret_cast<const char*>(&x), 3);
+      NoteWrite("t", row);
+    }
+  }
+  json two = json::parse(console_->Handle("GET", "/api/tables/t?prefix_bytes=2").body);
+  EXPECT_TRUE(two["heat"]["prefixes_full"].get<bool>());
+  EXPECT_EQ(two["heat"]["tracked_prefixes"], kMaxPrefixes);
+  EXPECT_TRUE(two["heat"]["spread"]["by_first_byte"].get<bool>());
+  EXPECT_EQ(two["heat"]["spread"]["kind"], "even");
+  EXPECT_EQ(two["heat"]["spread"]["buckets_used"], 256);
+  uint64_t writes = 0;
+  bool has_rest = false;
+  for (const json& b : two["heat"]["buckets"]) {
+    writes += b["writes"].get<uint64_t>();
+    has_rest = has_rest || b["rest"].get<bool>();
+  }
+  EXPECT_EQ(writes, 20u * 256u);  // nothing goes uncounted
+  EXPECT_TRUE(has_rest);
+  json one = json::parse(console_->Handle("GET", "/api/tables/t").body);
+  EXPECT_FALSE(one["heat"]["spread"]["by_first_byte"].get<bool>());
+  EXPECT_EQ(one["heat"]["spread"]["kind"], "even");
+}
+
 TEST_F(ConsoleTest, RegionsFollowTheTablesSplitKeysInPagesAndHeat) {
   storage::TableDescriptor spec;
   storage::FamilyDescriptor f;
