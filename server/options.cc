@@ -46,7 +46,7 @@ std::string ServerUsage() {
       "                            (HBase hbase.regionserver.thrift.http=true)\n"
       "  -t, --idle-timeout-ms N   close connections idle this long (default 60000, as HBase's\n"
       "                            --readTimeout; 0 never)\n"
-      "      --workers N           threads running calls (default: max(2, cores))\n"
+      "      --workers N           event loops, each running its connections' calls (default: cores)\n"
       "      --scanner-timeout-ms N  close scanners idle this long (default 120000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
       "      --init FILE           run this HBase shell script before reporting ready\n"
@@ -140,7 +140,7 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       }
     } else if (arg == "--workers") {
       if (!need_value(&v)) return false;
-      if (!ParseInt<int>(v, 1, 1024, &options->thrift.worker_threads)) {
+      if (!ParseInt<int>(v, 1, 1024, &options->thrift.event_loops)) {
         *error = "bad worker count: " + v;
         return false;
       }

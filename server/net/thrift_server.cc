@@ -52,41 +52,117 @@ class Connection;
 
 using Strand = asio::strand<asio::io_context::executor_type>;
 
-// What connections share: settings, the processor and the event loop, which several threads run.
-// Everything but the connection set is immutable while serving.
+// One event loop: an io_context run by its own thread, which also runs the calls of the
+// connections assigned to it (inline: a hand-off to another thread costs more than a point
+// read). A standby thread joins it only while the loop has been inside the same calls for a
+// whole kStandbyPoll, so a long call (a big scan, a slow disk) never stalls the loop's other
+// connections for much longer than that.
+struct EventLoop {
+  asio::io_context io;
+  // Calls running now, and calls finished so far: the standby thread reads them to tell a loop
+  // that is stuck in a long call from a busy one.
+  std::atomic<int> calls_running{0};
+  std::atomic<uint64_t> calls_finished{0};
+  std::atomic<int> loop_threads{1};  // the loop's own thread plus the standby while it helps
+  std::atomic<int> connections{0};   // open connections assigned here, for balancing
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+
+  void Start() {
+    work_guard.emplace(io.get_executor());
+    threads.emplace_back([this] { Run(); });
+    threads.emplace_back([this] { Standby(); });
+  }
+
+  // Drops calls not yet started; a call still running is waited for, since a thread cannot be
+  // abandoned safely.
+  void StopAndJoin() {
+    work_guard.reset();
+    stop = true;
+    io.stop();
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+  }
+
+ private:
+  void Run() {
+    for (;;) {
+      try {
+        io.run();
+        return;
+      } catch (const std::exception& e) {
+        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
+      }
+    }
+  }
+
+  void Standby() {
+    uint64_t finished = calls_finished.load(std::memory_order_relaxed);
+    while (!stop) {
+      std::this_thread::sleep_for(kStandbyPoll);
+      const uint64_t now_finished = calls_finished.load(std::memory_order_relaxed);
+      const bool stuck = calls_running.load(std::memory_order_relaxed) >=
+                             loop_threads.load(std::memory_order_relaxed) &&
+                         now_finished == finished;
+      finished = now_finished;
+      if (!stuck) continue;
+      loop_threads.fetch_add(1, std::memory_order_relaxed);
+      try {
+        // Long enough to amortise joining, short enough to step back once the loop is free.
+        io.run_for(kStandbyStint);
+      } catch (const std::exception& e) {
+        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
+      }
+      loop_threads.fetch_sub(1, std::memory_order_relaxed);
+      // Leaving run_for can leave the reactor task queued with nobody told: the loop's own
+      // thread may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
+      asio::post(io, [] {});
+      finished = calls_finished.load(std::memory_order_relaxed);
+    }
+  }
+};
+
+// What connections share: settings, the processor and the event loops. Everything but the
+// connection set is immutable while serving.
 struct ServerCore {
+  explicit ServerCore(ThriftServerConfig server_config) : config(std::move(server_config)) {
+    const int count = config.event_loops > 0
+                          ? config.event_loops
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    for (int i = 0; i < count; ++i) loops.push_back(std::make_unique<EventLoop>());
+  }
+
   ThriftServerConfig config;
   WireSessionConfig session_config;
   WireStats stats;
   std::shared_ptr<TProcessor> processor;
   std::shared_ptr<TConfiguration> thrift_config;
-  asio::io_context io;
-
-  // Calls running now, and calls finished so far: standby threads read them to tell a loop that
-  // is stuck in a long call from a busy one.
-  std::atomic<int> calls_running{0};
-  std::atomic<uint64_t> calls_finished{0};
+  // One per core by default; loops[0] also runs the acceptor and the idle sweep.
+  std::vector<std::unique_ptr<EventLoop>> loops;
 
   // Guards the set; live_cv tells Stop() when it empties.
   std::mutex mu;
   std::condition_variable live_cv;
   std::unordered_set<std::shared_ptr<Connection>> connections;
 
+  // The loop with the fewest open connections, so long-lived clients spread evenly.
+  EventLoop* LeastLoadedLoop();
   void Add(std::shared_ptr<Connection> conn);
   void Remove(const std::shared_ptr<Connection>& conn);
   // The connections open now, to act on outside the lock.
   std::vector<std::shared_ptr<Connection>> Snapshot();
 };
 
-// One client socket. Everything it does runs on its own strand, so its state needs no lock. A
-// call runs on the event-loop thread that read its last bytes (no hand-off to another thread,
-// which on a small machine costs more than a point read); while it runs, the other threads of
-// the loop serve every other connection.
+// One client socket, served by one event loop for its whole life. Everything it does runs on its
+// own strand (the loop's standby thread may run it too), so its state needs no lock. A call runs
+// on the thread that read its last bytes.
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(ServerCore* core, tcp::socket socket)
+  Connection(ServerCore* core, EventLoop* loop, tcp::socket socket)
       : core_(core),
-        strand_(asio::make_strand(core->io)),
+        loop_(loop),
+        strand_(asio::make_strand(loop->io)),
         socket_(std::move(socket)),
         session_(core->session_config, core->processor.get(), core->thrift_config, PeerOf(socket_)) {}
 
@@ -102,6 +178,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
       self->Pump();
     });
   }
+
+  EventLoop* loop() const { return loop_; }
 
   // Any thread. The server is stopping: an idle connection closes now, a busy one after its
   // reply.
@@ -166,10 +244,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
         return;
       }
       // Parsing and running a call both hold the loop thread; standby threads watch these.
-      core_->calls_running.fetch_add(1, std::memory_order_relaxed);
+      loop_->calls_running.fetch_add(1, std::memory_order_relaxed);
       WireSession::Step step = session_.Next();
-      core_->calls_finished.fetch_add(1, std::memory_order_relaxed);
-      core_->calls_running.fetch_sub(1, std::memory_order_relaxed);
+      loop_->calls_finished.fetch_add(1, std::memory_order_relaxed);
+      loop_->calls_running.fetch_sub(1, std::memory_order_relaxed);
       switch (step.action) {
         case WireSession::Step::Action::kRead:
           ReadMore();
@@ -313,10 +391,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   ServerCore* const core_;
+  EventLoop* const loop_;
   Strand strand_;
   tcp::socket socket_;
   WireSession session_;
-  asio::steady_timer linger_timer_{core_->io};
+  asio::steady_timer linger_timer_{loop_->io};
   uint8_t discard_[4096];
 
   // When the connection started waiting for bytes (steady ms), or 0 while it is not waiting.
@@ -328,8 +407,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool lingering_ = false;
 };
 
+EventLoop* ServerCore::LeastLoadedLoop() {
+  EventLoop* best = loops.front().get();
+  for (const auto& loop : loops) {
+    if (loop->connections.load(std::memory_order_relaxed) <
+        best->connections.load(std::memory_order_relaxed)) {
+      best = loop.get();
+    }
+  }
+  return best;
+}
+
 void ServerCore::Add(std::shared_ptr<Connection> conn) {
   std::lock_guard<std::mutex> lock(mu);
+  conn->loop()->connections.fetch_add(1, std::memory_order_relaxed);
   connections.insert(std::move(conn));
 }
 
@@ -340,7 +431,9 @@ std::vector<std::shared_ptr<Connection>> ServerCore::Snapshot() {
 
 void ServerCore::Remove(const std::shared_ptr<Connection>& conn) {
   std::lock_guard<std::mutex> lock(mu);
-  connections.erase(conn);
+  if (connections.erase(conn) > 0) {
+    conn->loop()->connections.fetch_sub(1, std::memory_order_relaxed);
+  }
   live_cv.notify_all();
 }
 
@@ -348,8 +441,8 @@ void ServerCore::Remove(const std::shared_ptr<Connection>& conn) {
 
 class ThriftServer::Impl {
  public:
-  Impl(ThriftServerConfig config, std::shared_ptr<TProcessor> processor) : acceptor_(core_.io) {
-    core_.config = std::move(config);
+  Impl(ThriftServerConfig config, std::shared_ptr<TProcessor> processor)
+      : core_(std::move(config)), acceptor_(core_.loops.front()->io) {
     core_.processor = std::move(processor);
     core_.session_config.forcing = core_.config.forcing;
     core_.session_config.max_message_bytes = core_.config.max_message_bytes;
@@ -373,7 +466,7 @@ class ThriftServer::Impl {
       return false;
     }
     boost::system::error_code ec;
-    tcp::resolver resolver(core_.io);
+    tcp::resolver resolver(core_.loops.front()->io);
     auto endpoints = resolver.resolve(config.bind_address, std::to_string(config.port),
                                       tcp::resolver::passive | tcp::resolver::numeric_service, ec);
     if (ec || endpoints.empty()) {
@@ -392,18 +485,13 @@ class ThriftServer::Impl {
     }
     port_ = acceptor_.local_endpoint(ec).port();
 
-    int workers = config.worker_threads > 0
-                      ? config.worker_threads
-                      : std::max(2, static_cast<int>(std::thread::hardware_concurrency()));
-    work_guard_.emplace(core_.io.get_executor());
+    for (auto& loop : core_.loops) loop->Start();
     asio::post(accept_strand_, [this] { Accept(); });
-    io_threads_.emplace_back([this] { RunLoop(); });
-    for (int i = 1; i < workers; ++i) io_threads_.emplace_back([this] { RunStandby(); });
     started_ = true;
     if (config.idle_timeout_ms > 0) asio::post(accept_strand_, [this] { ScheduleIdleSweep(); });
     LOG(INFO) << "[thrift_server] listening on " << endpoint.address().to_string() << ":"
-              << port_ << " (" << ModeDescription(config.forcing) << ", " << workers
-              << " threads, idle timeout "
+              << port_ << " (" << ModeDescription(config.forcing) << ", " << core_.loops.size()
+              << " event loops, idle timeout "
               << (config.idle_timeout_ms > 0 ? std::to_string(config.idle_timeout_ms) + " ms"
                                              : std::string("off"))
               << ")";
@@ -412,6 +500,13 @@ class ThriftServer::Impl {
 
   uint16_t port() const { return port_; }
   const WireStats& stats() const { return core_.stats; }
+  std::vector<int> ConnectionsPerLoop() const {
+    std::vector<int> counts;
+    for (const auto& loop : core_.loops) {
+      counts.push_back(loop->connections.load(std::memory_order_relaxed));
+    }
+    return counts;
+  }
 
   void Stop() {
     if (!started_ || stopped_) return;
@@ -429,12 +524,7 @@ class ThriftServer::Impl {
       drained = core_.live_cv.wait_for(lock, kStopGrace,
                                        [this] { return core_.connections.empty(); });
     }
-    // Calls not yet started are dropped; a call still running is waited for, since a thread
-    // cannot be abandoned safely.
-    work_guard_.reset();
-    standby_stop_ = true;
-    core_.io.stop();
-    for (std::thread& t : io_threads_) t.join();
+    for (auto& loop : core_.loops) loop->StopAndJoin();
     // No thread runs the loop any more, so what is left can be closed from here.
     const std::vector<std::shared_ptr<Connection>> remaining = core_.Snapshot();
     for (const auto& conn : remaining) conn->Close();
@@ -446,50 +536,11 @@ class ThriftServer::Impl {
   }
 
  private:
-  void RunLoop() {
-    for (;;) {
-      try {
-        core_.io.run();
-        return;
-      } catch (const std::exception& e) {
-        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
-      }
-    }
-  }
-
-  // One thread runs the loop and the calls inline: on a small machine, handing the loop from
-  // thread to thread on every call costs more than a point read. The other threads stand by and
-  // join the loop only while every thread in it has been inside the same calls for a whole
-  // kStandbyPoll, so a long call (a big scan, a slow disk) never stalls the other connections for
-  // longer than about that.
-  void RunStandby() {
-    uint64_t finished = core_.calls_finished.load(std::memory_order_relaxed);
-    while (!standby_stop_) {
-      std::this_thread::sleep_for(kStandbyPoll);
-      const uint64_t now_finished = core_.calls_finished.load(std::memory_order_relaxed);
-      const bool stuck = core_.calls_running.load(std::memory_order_relaxed) >=
-                             loop_threads_.load(std::memory_order_relaxed) &&
-                         now_finished == finished;
-      finished = now_finished;
-      if (!stuck) continue;
-      loop_threads_.fetch_add(1, std::memory_order_relaxed);
-      try {
-        // Long enough to amortise joining, short enough to step back once the loop is free.
-        core_.io.run_for(kStandbyStint);
-      } catch (const std::exception& e) {
-        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
-      }
-      loop_threads_.fetch_sub(1, std::memory_order_relaxed);
-      // Leaving run_for can leave the reactor task queued with nobody told: the main loop thread
-      // may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
-      asio::post(core_.io, [] {});
-      finished = core_.calls_finished.load(std::memory_order_relaxed);
-    }
-  }
-
   // Acceptor work runs on accept_strand_.
   void Accept() {
-    acceptor_.async_accept(asio::bind_executor(accept_strand_, [this](
+    // The new socket belongs to the loop that will serve it from the start.
+    EventLoop* loop = core_.LeastLoadedLoop();
+    acceptor_.async_accept(loop->io, asio::bind_executor(accept_strand_, [this, loop](
         const boost::system::error_code& ec, tcp::socket socket) {
       if (stopping_ || ec == asio::error::operation_aborted) return;
       if (ec) {
@@ -504,7 +555,7 @@ class ThriftServer::Impl {
       }
       boost::system::error_code opt_ec;
       socket.set_option(tcp::no_delay(true), opt_ec);
-      auto conn = std::make_shared<Connection>(&core_, std::move(socket));
+      auto conn = std::make_shared<Connection>(&core_, loop, std::move(socket));
       core_.Add(conn);
       conn->Start();
       Accept();
@@ -548,15 +599,11 @@ class ThriftServer::Impl {
 
   // Declared first so it is destroyed last: sockets and handlers refer to its io_context.
   ServerCore core_;
-  Strand accept_strand_{asio::make_strand(core_.io)};
+  Strand accept_strand_{asio::make_strand(core_.loops.front()->io)};
   tcp::acceptor acceptor_;
-  asio::steady_timer retry_timer_{core_.io};
-  asio::steady_timer sweep_timer_{core_.io};
+  asio::steady_timer retry_timer_{core_.loops.front()->io};
+  asio::steady_timer sweep_timer_{core_.loops.front()->io};
   bool stopping_ = false;  // accept_strand_ only
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard_;
-  std::vector<std::thread> io_threads_;
-  std::atomic<bool> standby_stop_{false};
-  std::atomic<int> loop_threads_{1};  // the main loop thread plus standby threads in the loop
   uint16_t port_ = 0;
   bool started_ = false;
   bool stopped_ = false;
@@ -571,6 +618,7 @@ bool ThriftServer::Start(std::string* error) { return impl_->Start(error); }
 
 uint16_t ThriftServer::port() const { return impl_->port(); }
 const WireStats& ThriftServer::stats() const { return impl_->stats(); }
+std::vector<int> ThriftServer::ConnectionsPerLoop() const { return impl_->ConnectionsPerLoop(); }
 
 void ThriftServer::Stop() { impl_->Stop(); }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
@@ -20,7 +21,9 @@ struct ThriftServerConfig {
   uint16_t port = 9090;  // 0 asks the kernel for a free port; see ThriftServer::port().
   // Parts of the wire format the server insists on; the rest is detected per connection.
   WireForcing forcing;
-  int worker_threads = 0;  // threads for the event loop and calls; 0 = max(2, cores)
+  // Event loops, each with its own thread that runs its connections' calls, plus one standby
+  // thread; 0 = one per core.
+  int event_loops = 0;
   // Largest message accepted; a bigger frame or message closes that connection with a log line.
   size_t max_message_bytes = 100u * 1024 * 1024;
   // A connection that sends nothing for this long while the server waits for its next bytes is
@@ -32,11 +35,12 @@ struct ThriftServerConfig {
 // Serves one Thrift service over TCP. Boost.Asio owns sockets; each connection's WireSession
 // tells its transport and protocol from the first bytes (buffered or framed, binary or compact,
 // or Thrift over HTTP), finds complete messages and runs them through the processor on the
-// event-loop thread that read them, so a call costs no thread hand-off. The other
-// worker_threads - 1 threads stand by and join the loop whenever every thread in it has been
-// inside the same calls for a millisecond, so a long call stalls the other connections for about
-// that long at most. No thread is held by an idle connection; one that stays idle past
-// idle_timeout_ms is closed.
+// event-loop thread that read them, so a call costs no thread hand-off. There is one event loop
+// per core (event_loops); each accepted connection is served by the loop with the fewest open
+// connections, and loops share only the processor (and so the store). Each loop's standby
+// thread joins it whenever the loop has been inside the same calls for a millisecond, so a long
+// call stalls the other connections of its loop for about that long at most. No thread is held
+// by an idle connection; one that stays idle past idle_timeout_ms is closed.
 //
 // Each connection runs its calls strictly one at a time, in arrival order. A malformed message,
 // a process() failure, or a message/frame over max_message_bytes closes only that connection,
@@ -56,6 +60,9 @@ class ThriftServer {
 
   // The bound port (useful after asking for port 0). Valid after a successful Start.
   uint16_t port() const;
+
+  // Open connections served by each event loop, in loop order.
+  std::vector<int> ConnectionsPerLoop() const;
 
   // This port's traffic so far (connections by format, bytes); valid for the object's life.
   const WireStats& stats() const;

@@ -114,7 +114,7 @@ std::unique_ptr<ThriftServer> StartServer(const std::shared_ptr<EchoHandler>& ha
   ThriftServerConfig config;
   config.port = 0;
   config.forcing = mode.forcing;
-  config.worker_threads = 4;
+  config.event_loops = 2;
   config.max_message_bytes = mode.max_message_bytes;
   config.idle_timeout_ms = mode.idle_timeout_ms;
   auto server = std::make_unique<ThriftServer>(
@@ -379,6 +379,50 @@ TEST(ThriftServerTest, ConcurrentClientsGetTheirOwnReplies) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(mismatches.load(), 0);
   EXPECT_EQ(failures.load(), 0);
+}
+
+// Each connection is served by one event loop for its life; new ones go to the loop with the
+// fewest open connections, so steady clients use every core.
+TEST(ThriftServerTest, ConnectionsSpreadEvenlyOverTheEventLoops) {
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());  // two loops
+  std::vector<std::unique_ptr<Client>> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.push_back(std::make_unique<Client>(server->port(), Wire{}));
+    ExpectEcho(clients.back()->GetRow("t", std::to_string(i)), "t", std::to_string(i));
+  }
+  EXPECT_EQ(server->ConnectionsPerLoop(), (std::vector<int>{2, 2}));
+
+  // Closing both connections of one loop sends the next two there.
+  clients[0].reset();
+  clients[2].reset();
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  while (server->ConnectionsPerLoop() != std::vector<int>{0, 2} && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(server->ConnectionsPerLoop(), (std::vector<int>{0, 2}));
+  for (int i = 0; i < 2; ++i) {
+    clients.push_back(std::make_unique<Client>(server->port(), Wire{}));
+    ExpectEcho(clients.back()->GetRow("t", "again"), "t", "again");
+  }
+  EXPECT_EQ(server->ConnectionsPerLoop(), (std::vector<int>{2, 2}));
+}
+
+// A call that runs long holds only its own loop; a connection on another loop is answered at
+// once, many times over, while it runs.
+TEST(ThriftServerTest, SlowCallDoesNotHoldConnectionsOfAnotherLoop) {
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  Client slow_client(server->port(), Wire{});
+  Client quick_client(server->port(), Wire{});
+  ExpectEcho(slow_client.GetRow("t", "a"), "t", "a");
+  ExpectEcho(quick_client.GetRow("t", "b"), "t", "b");
+  ASSERT_EQ(server->ConnectionsPerLoop(), (std::vector<int>{1, 1}));
+  std::thread slow([&] { slow_client.GetRow("slow", "3000"); });
+  while (handler->slow_started.load() == 0) std::this_thread::yield();
+  for (int i = 0; i < 100; ++i) ExpectEcho(quick_client.GetRow("t", "q"), "t", "q");
+  EXPECT_EQ(handler->slow_finished.load(), 0);
+  slow.join();
 }
 
 // libthrift 0.17's TBufferedTransport/TFramedTransport never reset their per-message byte budget,
