@@ -86,10 +86,6 @@ double WindowedCounter::RatePerSecond(int64_t now_s) const {
   return static_cast<double>(sum) / (2.0 * kWindowSeconds);
 }
 
-HeatMap::~HeatMap() {
-  for (PrefixEntry* entry : prefix_entries_) delete entry;
-}
-
 void HeatMap::Record(std::string_view row, bool write, int64_t now_s) {
   const int bucket = BucketOf(row);
   const int region = has_regions_.load(kRelaxed) ? Region(row) : 0;
@@ -143,15 +139,15 @@ HeatMap::PrefixEntry* HeatMap::AddPrefix(uint64_t key) {
   }
   int i = SlotOf(key, kPrefixSlots);
   while (prefix_slots_[i].load(kRelaxed) != nullptr) i = (i + 1) & (kPrefixSlots - 1);
-  auto* entry = new PrefixEntry(key);
-  prefix_entries_.push_back(entry);
+  prefix_entries_.push_back(std::make_unique<PrefixEntry>(key));
+  PrefixEntry* entry = prefix_entries_.back().get();
   prefix_slots_[i].store(entry, std::memory_order_release);
   return entry;
 }
 
 void HeatMap::ClearPrefixWindow(int slot) {
   std::lock_guard<std::mutex> lock(prefix_mu_);
-  for (PrefixEntry* entry : prefix_entries_) {
+  for (const auto& entry : prefix_entries_) {
     entry->reads[slot].store(0, kRelaxed);
     entry->writes[slot].store(0, kRelaxed);
   }
@@ -217,7 +213,7 @@ HeatMap::Snapshot HeatMap::Read(int64_t now_s) const {
   std::vector<const PrefixEntry*> entries;
   {
     std::lock_guard<std::mutex> lock(prefix_mu_);
-    entries.assign(prefix_entries_.begin(), prefix_entries_.end());
+    for (const auto& entry : prefix_entries_) entries.push_back(entry.get());
   }
   out.prefixes_full = prefixes_full_.load(kRelaxed);
   std::sort(entries.begin(), entries.end(),

@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -101,11 +102,6 @@ class HeatMap {
   };
   Snapshot Read(int64_t now_s) const;
 
-  HeatMap() = default;
-  ~HeatMap();
-  HeatMap(const HeatMap&) = delete;
-  HeatMap& operator=(const HeatMap&) = delete;
-
  private:
   struct Slot {
     std::atomic<int64_t> window{-1};
@@ -144,7 +140,7 @@ class HeatMap {
   std::atomic<PrefixEntry*> prefix_slots_[kPrefixSlots] = {};
   std::atomic<bool> prefixes_full_{false};
   mutable std::mutex prefix_mu_;
-  std::vector<PrefixEntry*> prefix_entries_;  // guarded by prefix_mu_; owned, freed by ~HeatMap
+  std::vector<std::unique_ptr<PrefixEntry>> prefix_entries_;  // guarded by prefix_mu_
 };
 
 }  // namespace hbemu::server::admin
