@@ -2,6 +2,7 @@
 
     .venv/bin/python bench_tools.py reset [--tables 100 --rows 1000 --repeat 5]
     .venv/bin/python bench_tools.py transfer [--rows 100000 --columns 5 --versions 2]
+    .venv/bin/python bench_tools.py happybase [--seconds 3 --repeat 3]
 
 Uses HBASE_EMULATOR_BIN (else build/hbase-emulator). Prints one line per figure.
 """
@@ -100,16 +101,103 @@ def bench_transfer(args):
         dst.stop()
 
 
+def _noop_hbase_server(port_queue):
+    """A do-nothing Hbase server on thriftpy2, the library happybase itself uses: getRow answers
+    one 100-byte cell, mutateRow returns at once. Runs in its own process (no shared GIL)."""
+    import happybase  # noqa: F401  (loads the Hbase_thrift module happybase bundles)
+    import Hbase_thrift
+    from thriftpy2.protocol import TBinaryProtocolFactory
+    from thriftpy2.rpc import make_server
+    from thriftpy2.transport import TBufferedTransportFactory
+
+    class Handler:
+        def getRow(self, table, row, attributes):
+            cell = Hbase_thrift.TCell(value=b"v" * 100, timestamp=1)
+            return [Hbase_thrift.TRowResult(row=row, columns={b"f:q": cell})]
+
+        def getRowWithColumns(self, table, row, columns, attributes):
+            return self.getRow(table, row, attributes)
+
+        def mutateRow(self, table, row, mutations, attributes):
+            return None
+
+        def mutateRows(self, table, batches, attributes):  # happybase's put
+            return None
+
+    import socket
+    with socket.socket() as probe:  # thriftpy2 takes no port 0
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = make_server(Hbase_thrift.Hbase, Handler(), "127.0.0.1", port,
+                         trans_factory=TBufferedTransportFactory(),
+                         proto_factory=TBinaryProtocolFactory())
+    port_queue.put(port)
+    server.serve()
+
+
+def _happybase_rate(port, op, seconds):
+    import happybase
+    connection = happybase.Connection("127.0.0.1", port, autoconnect=True)
+    table = connection.table("feel")
+    value = b"v" * 100
+    calls = {"get": lambda i: table.row(b"row%06d" % (i % 1000)),
+             "put": lambda i: table.put(b"row%06d" % (i % 1000), {b"f:q": value})}[op]
+    calls(0)  # warm-up
+    n, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        calls(n)
+        n += 1
+    rate = n / (time.perf_counter() - start)
+    connection.close()
+    return rate
+
+
+def bench_happybase(args):
+    """What users feel: one happybase connection against us and against a do-nothing server
+    written with happybase's own Thrift library, alternated, best of --repeat."""
+    import multiprocessing
+    import happybase
+    server = start()
+    queue = multiprocessing.Queue()
+    noop = multiprocessing.Process(target=_noop_hbase_server, args=(queue,), daemon=True)
+    noop.start()
+    try:
+        noop_port = queue.get(timeout=30)
+        connection = happybase.Connection(server.host, server.port)
+        connection.create_table("feel", {"f": dict(max_versions=1)})
+        table = connection.table("feel")
+        for i in range(1000):
+            table.put(b"row%06d" % i, {b"f:q": b"v" * 100})
+        connection.close()
+        for op in ("get", "put"):
+            ours, reference = 0.0, 0.0
+            for _ in range(args.repeat):
+                ours = max(ours, _happybase_rate(server.port, op, args.seconds))
+                reference = max(reference, _happybase_rate(noop_port, op, args.seconds))
+            # Above 1: a happybase user waits less on this server than on one that does nothing
+            # in the client's own Thrift library.
+            name = {"get": "table.row, 1 cell of 100 B", "put": "table.put, 1 cell"}[op]
+            print("happybase %-27s 1 conn [mem]: %6.0f/s   do-nothing thriftpy2 server %6.0f/s"
+                  "   ratio %.2f" % (name + ",", ours, reference, ours / reference), flush=True)
+    finally:
+        noop.terminate()
+        server.stop()
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("what", choices=["reset", "transfer"])
+    p.add_argument("what", choices=["reset", "transfer", "happybase"])
+    p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--rows", type=int, default=None)
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--columns", type=int, default=5)
     p.add_argument("--versions", type=int, default=2)
     args = p.parse_args()
-    if args.what == "reset":
+    if args.what == "happybase":
+        bench_happybase(args)
+    elif args.what == "reset":
         args.rows = args.rows or 1000
         bench_reset(args)
     else:

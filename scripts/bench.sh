@@ -8,4 +8,14 @@ build_dir="${BUILD_DIR:-$repo/build}"
 "$repo/scripts/setup.sh"
 # The many-connections workload holds ~1,000 sockets on each side.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 4096 2>/dev/null || true
-exec "$build_dir/hbase_bench" "$@"
+"$build_dir/hbase_bench" "$@"
+
+# What users feel: the same calls through happybase (Python), against this server and against a
+# do-nothing server written with happybase's own Thrift library (thriftpy2).
+happybase_args=(--seconds 3 --repeat 3)
+for a in "$@"; do [ "$a" = --quick ] && happybase_args=(--seconds 1 --repeat 2); done
+echo
+echo "What users feel (python-compat/bench_tools.py happybase; ratio = this server / do-nothing):"
+"$repo/python-compat/run.sh" --collect-only -q >/dev/null  # sets up the venv with happybase
+cd "$repo/python-compat"
+HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" .venv/bin/python bench_tools.py happybase "${happybase_args[@]}"

@@ -1,224 +1,358 @@
 #include "server/net/message_skimmer.h"
 
-#include <algorithm>
 #include <climits>
-#include <cstring>
-#include <memory>
-#include <type_traits>
-
-#include <thrift/TConfiguration.h>
-#include <thrift/protocol/TBinaryProtocol.h>
-#include <thrift/protocol/TCompactProtocol.h>
-#include <thrift/transport/TVirtualTransport.h>
+#include <utility>
 
 namespace hbemu::server {
 namespace {
 
-using apache::thrift::TConfiguration;
-using apache::thrift::protocol::TProtocolException;
-using apache::thrift::transport::TTransportException;
+// libthrift's TType numbers (thrift/protocol/TEnum.h); the skimmer speaks in them so that both
+// protocols share one walk.
+constexpr int kStop = 0, kVoid = 1, kBool = 2, kByte = 3, kDouble = 4, kI16 = 6, kI32 = 8,
+              kI64 = 10, kString = 11, kStruct = 12, kMap = 13, kSet = 14, kList = 15;
+// libthrift's default recursion limit (TConfiguration): every value skipped counts one level
+// more than the struct or container holding it.
+constexpr size_t kMaxDepth = 64;
+constexpr size_t kMaxVarintBytes = 10;
 
-// Thrown by SpanTransport, caught by SkimMessage; never escapes this file. Deliberately not
-// TTransportException, so "the bytes are not here yet" cannot be confused with anything libthrift
-// itself throws.
-struct Shortfall {
-  size_t needed_total;
-};
-struct OverLimit {
-  size_t needed_total;
-};
-
-// A read-only transport over bytes that may hold only part of a message. Running out of bytes is
-// not an error here: it records how far the reader wanted to go.
-class SpanTransport : public apache::thrift::transport::TVirtualTransport<SpanTransport> {
- public:
-  SpanTransport(const uint8_t* data, size_t size, size_t limit,
-                std::shared_ptr<TConfiguration> config)
-      : TVirtualTransport(config), data_(data), size_(size), limit_(limit) {}
-
-  bool isOpen() const override { return true; }
-  void open() override {}
-  void close() override {}
-
-  uint32_t read(uint8_t* buf, uint32_t len) { return readAll(buf, len); }
-  uint32_t readAll(uint8_t* buf, uint32_t len) {
-    Require(len);
-    std::memcpy(buf, data_ + pos_, len);
-    pos_ += len;
-    return len;
+// Types whose values libthrift's skip() can step over; anything else is "invalid TType".
+bool Skippable(int type) {
+  switch (type) {
+    case kBool: case kByte: case kDouble: case kI16: case kI32: case kI64: case kString:
+    case kStruct: case kMap: case kSet: case kList:
+      return true;
+    default:
+      return false;
   }
-  void write(const uint8_t*, uint32_t) {
-    throw TTransportException(TTransportException::NOT_OPEN, "SpanTransport is read-only");
-  }
-
-  const uint8_t* borrow(uint8_t* buf, uint32_t* len) {
-    size_t available = size_ - pos_;
-    if (*len <= available) {
-      *len = static_cast<uint32_t>(std::min<size_t>(available, UINT32_MAX));
-      return data_ + pos_;
-    }
-    // TBinaryProtocol borrows a whole string with buf == nullptr and, if that fails, allocates the
-    // claimed size before reading. Stopping here keeps a half-arrived (or lying) length from
-    // costing an allocation, and tells the caller exactly how many bytes to wait for.
-    if (buf == nullptr) Require(*len);
-    // TCompactProtocol's varint reader offers its own buffer and falls back to byte-wise reads.
-    return nullptr;
-  }
-  void consume(uint32_t len) {
-    Require(len);
-    pos_ += len;
-  }
-  void Skip(size_t len) {
-    Require(len);
-    pos_ += len;
-  }
-
-  size_t position() const { return pos_; }
-
-  // Throws unless `len` more bytes are buffered and within the limit.
-  void Require(size_t len) {
-    size_t needed = pos_ + len;
-    if (needed > limit_) throw OverLimit{needed};
-    if (needed > size_) throw Shortfall{needed};
-  }
-
- private:
-  const uint8_t* data_;
-  size_t size_;
-  size_t limit_;
-  size_t pos_ = 0;
-};
-
-// libthrift's reader with two changes that matter for skimming, where the same growing buffer may
-// be skimmed several times before a large message is complete:
-// - Skipped strings are stepped over instead of copied out (libthrift's skip() reads every string
-//   into a std::string). Length checks stay those of the protocol: negative is malformed, and a
-//   length past the limit or the buffered bytes is caught by SpanTransport.
-// - libthrift checks a container's claimed element count against its size limit in int
-//   arithmetic, which overflows for large counts (2^30 i64s passes as 0 bytes). Redoing the check
-//   in 64 bits also turns the count into a lower bound on the bytes still to come, so a big list
-//   of fixed-size elements asks for most of itself at once.
-template <class Base>
-class SkimProtocol : public Base {
- public:
-  template <class... BaseArgs>
-  SkimProtocol(const std::shared_ptr<SpanTransport>& transport, BaseArgs... base_args)
-      : Base(transport, base_args...), span_(transport.get()) {}
-
-  // Hides Base::skip so that the recursive skip template instantiates on this class and picks up
-  // readBinary below.
-  uint32_t skip(apache::thrift::protocol::TType type) {
-    return apache::thrift::protocol::skip(*this, type);
-  }
-
-  uint32_t readBinary(std::string& /*unused*/) {
-    int32_t size;
-    uint32_t header;
-    if constexpr (std::is_same_v<Base, apache::thrift::protocol::TCompactProtocolT<SpanTransport>>) {
-      header = this->readVarint32(size);
-    } else {
-      header = this->readI32(size);
-    }
-    if (size < 0) throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
-    span_->Skip(static_cast<size_t>(size));
-    return header + static_cast<uint32_t>(size);
-  }
-
- protected:
-  void checkReadBytesAvailable(apache::thrift::protocol::TSet& set) override {
-    Expect(set.size_, this->getMinSerializedSize(CheckedType(set.elemType_)));
-  }
-  void checkReadBytesAvailable(apache::thrift::protocol::TList& list) override {
-    Expect(list.size_, this->getMinSerializedSize(CheckedType(list.elemType_)));
-  }
-  void checkReadBytesAvailable(apache::thrift::protocol::TMap& map) override {
-    Expect(map.size_, this->getMinSerializedSize(CheckedType(map.keyType_)) +
-                          this->getMinSerializedSize(CheckedType(map.valueType_)));
-  }
-
- private:
-  // libthrift stores the element-type byte of the input into its TType enum unchecked. Reading
-  // that enum with a value outside its range is undefined behaviour, so look at the raw bytes.
-  static apache::thrift::protocol::TType CheckedType(const apache::thrift::protocol::TType& stored) {
-    std::underlying_type_t<apache::thrift::protocol::TType> raw;
-    std::memcpy(&raw, &stored, sizeof(raw));
-    switch (raw) {  // every value TEnum.h defines; an empty compact map reports T_STOP (0)
-      case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 9: case 10: case 11:
-      case 12: case 13: case 14: case 15: case 16: case 17:
-        return static_cast<apache::thrift::protocol::TType>(raw);
-      default:
-        throw TProtocolException(TProtocolException::INVALID_DATA, "unknown element type");
-    }
-  }
-
-  void Expect(int64_t count, int64_t min_element_bytes) {
-    // Counts are already known non-negative; the product fits easily in 64 bits.
-    span_->Require(static_cast<size_t>(count * min_element_bytes));
-  }
-
-  SpanTransport* span_;
-};
-
-template <class Protocol>
-size_t SkimWith(const std::shared_ptr<SpanTransport>& transport, Protocol& protocol) {
-  std::string name;
-  apache::thrift::protocol::TMessageType type;
-  int32_t seqid;
-  protocol.readMessageBegin(name, type, seqid);
-  protocol.skip(apache::thrift::protocol::T_STRUCT);
-  protocol.readMessageEnd();
-  return transport->position();
 }
 
 }  // namespace
+
+// Reads from data[pos, size) without ever looking past `size` or accepting past `limit`. The
+// first failure is recorded and every later read fails too, so a step can read on and check once.
+class MessageSkimmer::Cursor {
+ public:
+  Cursor(const uint8_t* data, size_t size, size_t pos, size_t limit)
+      : data_(data), size_(size), pos_(pos), limit_(limit) {}
+
+  size_t pos() const { return pos_; }
+  bool ok() const { return result_.status == SkimResult::Status::kComplete; }
+  SkimResult& result() { return result_; }
+
+  // Steps over n bytes; *at (optional) points at them.
+  bool Take(size_t n, const uint8_t** at = nullptr) {
+    if (!ok()) return false;
+    const size_t needed = pos_ + n;
+    if (needed > limit_) {  // n comes from a 32-bit size, so the sum cannot wrap
+      Fail(SkimResult::Status::kTooLarge, needed,
+           "message needs at least " + std::to_string(needed) + " bytes");
+      return false;
+    }
+    if (needed > size_) {
+      Fail(SkimResult::Status::kNeedMore, needed, "");
+      return false;
+    }
+    if (at != nullptr) *at = data_ + pos_;
+    pos_ = needed;
+    return true;
+  }
+
+  bool Byte(uint8_t* out) {
+    const uint8_t* at;
+    if (!Take(1, &at)) return false;
+    *out = *at;
+    return true;
+  }
+
+  bool BigEndian32(int32_t* out) {
+    const uint8_t* p;
+    if (!Take(4, &p)) return false;
+    *out = static_cast<int32_t>((uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) |
+                                (uint32_t{p[2]} << 8) | p[3]);
+    return true;
+  }
+
+  // A compact-protocol varint, read as libthrift's readVarint64 does (at most 10 bytes).
+  bool Varint(uint64_t* out) {
+    uint64_t value = 0;
+    for (size_t i = 0;; ++i) {
+      uint8_t byte;
+      if (!Byte(&byte)) return false;
+      value |= uint64_t{byte & 0x7fu} << (7 * i);
+      if ((byte & 0x80) == 0) break;
+      if (i + 1 == kMaxVarintBytes) return Malformed("Variable-length int over 10 bytes.");
+    }
+    *out = value;
+    return true;
+  }
+
+  // libthrift's readVarint32: the low 32 bits of the varint, as a signed size.
+  bool Varint32(int32_t* out) {
+    uint64_t value;
+    if (!Varint(&value)) return false;
+    *out = static_cast<int32_t>(static_cast<uint32_t>(value));
+    return true;
+  }
+
+  // Reserves `bytes` more without stepping over them: a container's elements need at least this
+  // much, so a claim past the limit fails now and a short buffer waits for all of it at once.
+  bool Expect(uint64_t bytes) {
+    if (!ok()) return false;
+    const uint64_t needed = pos_ + bytes;
+    if (needed > limit_) {
+      Fail(SkimResult::Status::kTooLarge, static_cast<size_t>(needed),
+           "a container claims at least " + std::to_string(needed) + " bytes");
+      return false;
+    }
+    if (needed > size_) {
+      Fail(SkimResult::Status::kNeedMore, static_cast<size_t>(needed), "");
+      return false;
+    }
+    return true;
+  }
+
+  bool Malformed(std::string error) {
+    if (ok()) Fail(SkimResult::Status::kMalformed, 0, std::move(error));
+    return false;
+  }
+
+ private:
+  void Fail(SkimResult::Status status, size_t bytes, std::string error) {
+    result_.status = status;
+    result_.bytes = bytes;
+    result_.error = std::move(error);
+  }
+
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_;
+  size_t limit_;
+  SkimResult result_{SkimResult::Status::kComplete, 0, ""};  // kComplete = no failure yet
+};
 
 const char* WireProtocolName(WireProtocol protocol) {
   return protocol == WireProtocol::kCompact ? "compact" : "binary";
 }
 
+MessageSkimmer::MessageSkimmer(WireProtocol protocol, size_t max_message_bytes)
+    : protocol_(protocol), max_message_bytes_(max_message_bytes) {}
+
+void MessageSkimmer::Reset() {
+  header_done_ = false;
+  position_ = 0;
+  stack_.clear();
+  pending_type_ = -1;
+  pending_in_field_ = false;
+}
+
+SkimResult MessageSkimmer::Skim(const uint8_t* data, size_t size) {
+  for (;;) {
+    if (header_done_ && stack_.empty()) return {SkimResult::Status::kComplete, position_, ""};
+    Cursor in(data, size, position_, max_message_bytes_);
+    if (!Step(in)) return std::move(in.result());
+    position_ = in.pos();
+  }
+}
+
+bool MessageSkimmer::Step(Cursor& in) {
+  if (!header_done_) return Header(in);
+  if (pending_type_ >= 0) {
+    if (!Value(in, static_cast<uint8_t>(pending_type_))) return false;
+    pending_type_ = -1;
+    pending_in_field_ = false;
+    return true;
+  }
+  const size_t top = stack_.size() - 1;
+  if (stack_[top].kind == Frame::Kind::kStruct) return FieldHeader(in);
+  if (stack_[top].remaining == 0) {
+    stack_.pop_back();
+    return true;
+  }
+  // Even-numbered values of a map entry are keys; a list's are all "keys".
+  const Frame& frame = stack_[top];
+  const bool key = frame.kind == Frame::Kind::kList || frame.remaining % 2 == 0;
+  if (!Value(in, key ? frame.key_type : frame.value_type)) return false;
+  stack_[top].remaining--;  // by index: Value() may have grown the stack
+  return true;
+}
+
+bool MessageSkimmer::Header(Cursor& in) {
+  if (protocol_ == WireProtocol::kBinary) {
+    int32_t first;
+    if (!in.BigEndian32(&first)) return false;
+    int32_t name_size = first;
+    if (first < 0) {
+      // Strict: version and type, then the name.
+      if ((static_cast<uint32_t>(first) & 0xffff0000u) != 0x80010000u) {
+        return in.Malformed("Bad version identifier");
+      }
+      if (!in.BigEndian32(&name_size)) return false;
+    }
+    if (name_size < 0) return in.Malformed("Negative size");
+    if (!in.Take(static_cast<size_t>(name_size))) return false;
+    // Non-strict messages carry the type after the name.
+    if (first >= 0 && !in.Take(1)) return false;
+    if (!in.Take(4)) return false;  // sequence id
+  } else {
+    uint8_t id, version_and_type;
+    if (!in.Byte(&id)) return false;
+    if (id != 0x82) return in.Malformed("Bad protocol identifier");
+    if (!in.Byte(&version_and_type)) return false;
+    if ((version_and_type & 0x1f) != 1) return in.Malformed("Bad protocol version");
+    uint64_t seqid;
+    int32_t name_size;
+    if (!in.Varint(&seqid) || !in.Varint32(&name_size)) return false;
+    if (name_size < 0) return in.Malformed("Negative size");
+    if (!in.Take(static_cast<size_t>(name_size))) return false;
+  }
+  header_done_ = true;
+  stack_.push_back(Frame{Frame::Kind::kStruct});  // the arguments (or result)
+  return true;
+}
+
+bool MessageSkimmer::FieldHeader(Cursor& in) {
+  uint8_t type_byte;
+  if (!in.Byte(&type_byte)) return false;
+  if (protocol_ == WireProtocol::kBinary) {
+    if (type_byte == kStop) {
+      stack_.pop_back();
+      return true;
+    }
+    if (!in.Take(2)) return false;  // field id
+    if (!Skippable(type_byte)) return in.Malformed("invalid TType");
+    pending_type_ = type_byte;
+    return true;
+  }
+  const uint8_t code = type_byte & 0x0f;
+  if (code == 0) {
+    stack_.pop_back();
+    return true;
+  }
+  uint64_t field_id;
+  if ((type_byte >> 4) == 0 && !in.Varint(&field_id)) return false;  // no delta: id follows
+  const int type = TypeOf(code);
+  if (type < 0) return in.Malformed("don't know what type: " + std::to_string(code));
+  pending_type_ = type;
+  pending_in_field_ = type == kBool;  // the value is the type code itself
+  return true;
+}
+
+bool MessageSkimmer::Value(Cursor& in, uint8_t type) {
+  if (stack_.size() + 1 > kMaxDepth) return in.Malformed("Depth limit exceeded");
+  const bool compact = protocol_ == WireProtocol::kCompact;
+  switch (type) {
+    case kBool:
+      return pending_in_field_ ? true : in.Take(1);
+    case kByte:
+      return in.Take(1);
+    case kDouble:
+      return in.Take(8);
+    case kI16:
+    case kI32:
+    case kI64: {
+      if (compact) {
+        uint64_t value;
+        return in.Varint(&value);
+      }
+      return in.Take(type == kI16 ? 2 : type == kI32 ? 4 : 8);
+    }
+    case kString: {
+      int32_t size;
+      if (!(compact ? in.Varint32(&size) : in.BigEndian32(&size))) return false;
+      if (size < 0) return in.Malformed("Negative size");
+      return in.Take(static_cast<size_t>(size));
+    }
+    case kStruct:
+      stack_.push_back(Frame{Frame::Kind::kStruct});
+      return true;
+    case kMap:
+    case kSet:
+    case kList:
+      return ContainerHeader(in, type);
+    default:
+      return in.Malformed("invalid TType");
+  }
+}
+
+bool MessageSkimmer::ContainerHeader(Cursor& in, uint8_t type) {
+  int32_t size;
+  int key_type, value_type = kStop;
+  if (protocol_ == WireProtocol::kBinary) {
+    uint8_t first, second = 0;
+    if (!in.Byte(&first)) return false;
+    if (type == kMap && !in.Byte(&second)) return false;
+    if (!in.BigEndian32(&size)) return false;
+    key_type = TypeOf(first);
+    if (type == kMap) value_type = TypeOf(second);
+  } else if (type == kMap) {
+    uint8_t types = 0;
+    if (!in.Varint32(&size)) return false;
+    if (size != 0 && !in.Byte(&types)) return false;
+    key_type = TypeOf(types >> 4);
+    value_type = TypeOf(types & 0x0f);
+  } else {
+    uint8_t size_and_type;
+    if (!in.Byte(&size_and_type)) return false;
+    size = size_and_type >> 4;
+    if (size == 15 && !in.Varint32(&size)) return false;
+    key_type = TypeOf(size_and_type & 0x0f);
+  }
+  if (size < 0) return in.Malformed("Negative size");
+  if (key_type < 0 || value_type < 0) return in.Malformed("unknown element type");
+  if (size > 0 && !(Skippable(key_type) && (type != kMap || Skippable(value_type)))) {
+    return in.Malformed("invalid TType");
+  }
+  const uint64_t per_entry = MinBytes(key_type) + (type == kMap ? MinBytes(value_type) : 0);
+  if (!in.Expect(static_cast<uint64_t>(size) * per_entry)) return false;
+  Frame frame{type == kMap ? Frame::Kind::kMap : Frame::Kind::kList};
+  frame.key_type = static_cast<uint8_t>(key_type);
+  frame.value_type = static_cast<uint8_t>(value_type);
+  frame.remaining = static_cast<uint64_t>(size) * (type == kMap ? 2 : 1);
+  stack_.push_back(frame);
+  return true;
+}
+
+int MessageSkimmer::TypeOf(uint8_t wire_type) const {
+  if (protocol_ == WireProtocol::kBinary) {
+    // The types libthrift's binary reader can size (getMinSerializedSize).
+    switch (wire_type) {
+      case kStop: case kVoid: case kBool: case kByte: case kDouble: case kI16: case kI32:
+      case kI64: case kString: case kStruct: case kMap: case kSet: case kList:
+        return wire_type;
+      default:
+        return -1;
+    }
+  }
+  static constexpr int kCompactTypes[] = {kStop,   kBool,   kBool, kByte, kI16, kI32, kI64,
+                                          kDouble, kString, kList, kSet,  kMap, kStruct};
+  return wire_type < sizeof(kCompactTypes) / sizeof(kCompactTypes[0]) ? kCompactTypes[wire_type]
+                                                                      : -1;
+}
+
+// The fewest bytes a value of the type takes; a lower bound used to ask for a container's bytes
+// early and to refuse a claim that cannot fit.
+uint64_t MessageSkimmer::MinBytes(int type) const {
+  const bool compact = protocol_ == WireProtocol::kCompact;
+  switch (type) {
+    case kBool: case kByte: case kStruct:  // a struct holds at least its stop byte
+      return 1;
+    case kDouble:
+      return 8;
+    case kI16:
+      return compact ? 1 : 2;
+    case kI32: case kString: case kMap: case kSet: case kList:
+      return compact ? 1 : 4;
+    case kI64:
+      return compact ? 1 : 8;
+    default:
+      return 0;
+  }
+}
+
 SkimResult SkimMessage(WireProtocol protocol, const uint8_t* data, size_t size,
                        size_t max_message_bytes) {
-  using Status = SkimResult::Status;
-  SkimResult result;
-  // libthrift's own container-size checks compare against this; they never see a count of bytes
-  // already read, so in effect they reject any one string or container claiming more than the limit.
-  int limit_int = static_cast<int>(std::min<size_t>(max_message_bytes, INT_MAX));
-  auto config = std::make_shared<TConfiguration>(limit_int);
-  auto transport = std::make_shared<SpanTransport>(data, size, max_message_bytes, config);
-  try {
-    // The compact reader allocates a string's claimed size before reading it, so the claim must
-    // be bounded up front. The binary one borrows first, which SpanTransport answers with the
-    // exact size needed; no limit there keeps that size in the result.
-    if (protocol == WireProtocol::kCompact) {
-      SkimProtocol<apache::thrift::protocol::TCompactProtocolT<SpanTransport>> reader(
-          transport, limit_int, /*container_limit=*/0);
-      result.bytes = SkimWith(transport, reader);
-    } else {
-      SkimProtocol<apache::thrift::protocol::TBinaryProtocolT<SpanTransport>> reader(transport);
-      result.bytes = SkimWith(transport, reader);
-    }
-    result.status = Status::kComplete;
-  } catch (const Shortfall& s) {
-    result.status = Status::kNeedMore;
-    result.bytes = s.needed_total;
-  } catch (const OverLimit& o) {
-    result.status = Status::kTooLarge;
-    result.bytes = o.needed_total;
-    result.error = "message needs at least " + std::to_string(o.needed_total) + " bytes";
-  } catch (const TProtocolException& e) {
-    result.status = e.getType() == TProtocolException::SIZE_LIMIT ? Status::kTooLarge
-                                                                   : Status::kMalformed;
-    result.error = e.what();
-  } catch (const TTransportException& e) {
-    // Only libthrift's own size budget throws these here.
-    result.status = Status::kTooLarge;
-    result.error = e.what();
-  } catch (const std::exception& e) {
-    // TCompactProtocol reports unknown type codes as a bare TException.
-    result.status = Status::kMalformed;
-    result.error = e.what();
-  }
-  return result;
+  MessageSkimmer skimmer(protocol, max_message_bytes);
+  return skimmer.Skim(data, size);
 }
 
 }  // namespace hbemu::server

@@ -39,6 +39,7 @@ constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 constexpr auto kStandbyPoll = std::chrono::milliseconds(1);
 constexpr auto kStandbyStint = std::chrono::milliseconds(50);
+constexpr int kStandbyIdlePolls = 100;
 constexpr auto kLingerTime = std::chrono::seconds(1);
 constexpr int kMaxInlineCalls = 16;
 
@@ -66,7 +67,6 @@ struct EventLoop {
   std::atomic<int> loop_threads{1};  // the loop's own thread plus the standby while it helps
   std::atomic<int> connections{0};   // open connections assigned here, for balancing
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard;
-  std::atomic<bool> stop{false};
   std::vector<std::thread> threads;
 
   void Start() {
@@ -75,11 +75,24 @@ struct EventLoop {
     threads.emplace_back([this] { Standby(); });
   }
 
+  // On the loop, before parsing or running a call.
+  void CallStarting() {
+    // The increment is a full barrier, so either this load sees the standby asleep or the
+    // standby's own check after announcing its sleep sees this call.
+    calls_running.fetch_add(1);
+    if (standby_asleep_.load()) WakeStandby();
+  }
+  void CallFinished() {
+    calls_finished.fetch_add(1, std::memory_order_relaxed);
+    calls_running.fetch_sub(1, std::memory_order_relaxed);
+  }
+
   // Drops calls not yet started; a call still running is waited for, since a thread cannot be
   // abandoned safely.
   void StopAndJoin() {
     work_guard.reset();
-    stop = true;
+    stop_ = true;
+    WakeStandby();
     io.stop();
     for (std::thread& t : threads) t.join();
     threads.clear();
@@ -97,15 +110,38 @@ struct EventLoop {
     }
   }
 
+  void WakeStandby() {
+    {
+      std::lock_guard<std::mutex> lock(standby_mu_);
+      standby_asleep_ = false;
+    }
+    standby_cv_.notify_one();
+  }
+
+  // Polls every kStandbyPoll while the loop works; after kStandbyIdlePolls polls without a call
+  // it sleeps until the loop starts one, so an idle server costs no wake-ups.
   void Standby() {
     uint64_t finished = calls_finished.load(std::memory_order_relaxed);
-    while (!stop) {
+    int idle_polls = 0;
+    while (!stop_) {
       std::this_thread::sleep_for(kStandbyPoll);
       const uint64_t now_finished = calls_finished.load(std::memory_order_relaxed);
-      const bool stuck = calls_running.load(std::memory_order_relaxed) >=
-                             loop_threads.load(std::memory_order_relaxed) &&
+      const int running = calls_running.load(std::memory_order_relaxed);
+      const bool stuck = running >= loop_threads.load(std::memory_order_relaxed) &&
                          now_finished == finished;
+      idle_polls = running == 0 && now_finished == finished ? idle_polls + 1 : 0;
       finished = now_finished;
+      if (idle_polls >= kStandbyIdlePolls) {
+        std::unique_lock<std::mutex> lock(standby_mu_);
+        standby_asleep_ = true;
+        if (calls_running.load() == 0) {
+          standby_cv_.wait(lock, [this] { return !standby_asleep_.load() || stop_; });
+        }
+        standby_asleep_ = false;
+        idle_polls = 0;
+        finished = calls_finished.load(std::memory_order_relaxed);
+        continue;
+      }
       if (!stuck) continue;
       loop_threads.fetch_add(1, std::memory_order_relaxed);
       try {
@@ -121,6 +157,11 @@ struct EventLoop {
       finished = calls_finished.load(std::memory_order_relaxed);
     }
   }
+
+  std::atomic<bool> stop_{false};
+  std::mutex standby_mu_;
+  std::condition_variable standby_cv_;
+  std::atomic<bool> standby_asleep_{false};
 };
 
 // What connections share: settings, the processor and the event loops. Everything but the
@@ -244,10 +285,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
         return;
       }
       // Parsing and running a call both hold the loop thread; standby threads watch these.
-      loop_->calls_running.fetch_add(1, std::memory_order_relaxed);
+      loop_->CallStarting();
       WireSession::Step step = session_.Next();
-      loop_->calls_finished.fetch_add(1, std::memory_order_relaxed);
-      loop_->calls_running.fetch_sub(1, std::memory_order_relaxed);
+      loop_->CallFinished();
       switch (step.action) {
         case WireSession::Step::Action::kRead:
           ReadMore();

@@ -252,6 +252,9 @@ WireSession::Step WireSession::Next() {
         config_.stats->open[mode].fetch_add(1, std::memory_order_relaxed);
         config_.stats->accepted[mode].fetch_add(1, std::memory_order_relaxed);
       }
+      if (format_->transport == WireTransport::kBuffered) {
+        skimmer_.emplace(format_->protocol, config_.max_message_bytes);
+      }
       if (format_->transport == WireTransport::kHttp) {
         http_ = std::make_unique<HttpRequestReader>(config_.max_message_bytes);
       }
@@ -293,9 +296,10 @@ WireSession::Step WireSession::NextFramed() {
 WireSession::Step WireSession::NextBuffered() {
   const uint8_t* start = buffer_.data() + begin_;
   const size_t max = config_.max_message_bytes;
-  SkimResult skim = SkimMessage(format_->protocol, start, buffered(), max);
+  SkimResult skim = skimmer_->Skim(start, buffered());
   switch (skim.status) {
     case SkimResult::Status::kComplete:
+      skimmer_->Reset();
       return Run(start, skim.bytes, format_->protocol, skim.bytes);
     case SkimResult::Status::kNeedMore:
       return Read(skim.bytes);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "server/net/message_skimmer.h"
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
 
@@ -112,8 +113,10 @@ class WireSession {
   std::vector<uint8_t> buffer_;
   size_t begin_ = 0;
   size_t end_ = 0;
-  // Fewest buffered bytes worth looking at again; saves re-skimming a large message per read.
+  // Fewest buffered bytes worth looking at again.
   size_t want_ = 1;
+  // Where the unframed message being received has been skimmed to; set once the format is known.
+  std::optional<MessageSkimmer> skimmer_;
   // Bytes the call whose reply is being written consumes once Written().
   size_t consumed_ = 0;
   bool writing_ = false;

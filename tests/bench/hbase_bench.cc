@@ -54,6 +54,7 @@
 #include "Hbase.h"
 #include "tests/bench/bench_harness.h"
 #include "tests/bench/thrift2_rows.h"
+#include "tests/bench/transport_rows.h"
 #include "storage/key_format.h"
 
 namespace {
@@ -535,7 +536,8 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
                    "raw LevelDB iterator", 0.3, scan_cpu});
 
   // getRow.
-  for (int conns : {1, 4}) {
+  double get_rate[2] = {0, 0}, null_get_rate[2] = {0, 0};  // at 1 and 4 connections
+  for (int conns : {1, 4, 16}) {
     Progress("[%s] getRow, %d connection(s)", mode.c_str(), conns);
     auto get_op = [n](Client& c, int t, uint64_t i) {
       std::vector<th::TRowResult> out;
@@ -553,10 +555,22 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
     rows->push_back({"getRow 1 cell of 100 B, " + std::to_string(conns) + " conn [" + mode +
                          "] (calls)",
                      s, r, "do-nothing TThreadedServer", 0.8, cpu});
+    if (conns <= 4) {
+      get_rate[conns / 4] = s;
+      null_get_rate[conns / 4] = r;
+    }
+  }
+  {
+    // What more connections buy on this machine; the do-nothing server shows what it allows.
+    char reference[64];
+    snprintf(reference, sizeof(reference), "1 conn (do-nothing: %.2fx)",
+             null_get_rate[0] > 0 ? null_get_rate[1] / null_get_rate[0] : 0);
+    rows->push_back({"getRow scaling, 4 conn vs 1 [" + mode + "] (calls)", get_rate[1],
+                     get_rate[0], reference, 1.7});
   }
 
   // mutateRow.
-  for (int conns : {1, 4}) {
+  for (int conns : {1, 4, 16}) {
     Progress("[%s] mutateRow, %d connection(s)", mode.c_str(), conns);
     auto put_op = [](Client& c, int t, uint64_t i) {
       th::Mutation m;
@@ -571,6 +585,8 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
     rows->push_back({"mutateRow 1 cell, " + std::to_string(conns) + " conn [" + mode + "] (calls)",
                      s, r, "do-nothing TThreadedServer", 0.8, cpu});
   }
+
+  if (in_memory) AddLargeMessageRows(port, mode, o.rounds, rows);
 
   // Thrift2 against Thrift1, same server, same run.
   if (emu->thrift2_port > 0) {

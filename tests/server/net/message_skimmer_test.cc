@@ -1,6 +1,8 @@
 #include "server/net/message_skimmer.h"
 
+#include <algorithm>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,22 @@ std::string MutateRowsCall(Encoding encoding, size_t rows, size_t value_bytes) {
   return writer.Take();
 }
 
+// A scannerOpenWithScan call: a struct with i64, bool, string and list fields, and a map.
+std::string ScanCall(Encoding encoding) {
+  CallWriter writer(encoding);
+  thrift::TScan scan;
+  scan.__set_startRow("a");
+  scan.__set_stopRow("z");
+  scan.__set_timestamp(1234567890123);
+  scan.__set_columns({"cf:a", "cf:b"});
+  scan.__set_caching(100);
+  scan.__set_filterString("PrefixFilter('a')");
+  scan.__set_sortColumns(true);
+  scan.__set_reversed(false);
+  writer.client().send_scannerOpenWithScan("table", scan, {{"k", "v"}, {"k2", ""}});
+  return writer.Take();
+}
+
 SkimResult Skim(WireProtocol protocol, const std::string& bytes, size_t max = kMax) {
   return SkimMessage(protocol, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), max);
 }
@@ -118,6 +136,133 @@ TEST_P(MessageSkimmerEncodingTest, MessageOverTheLimitIsTooLargeBeforeItArrives)
   EXPECT_EQ(whole.status, Status::kTooLarge);
   SkimResult fits = Skim(ProtocolOf(GetParam()), call, call.size());
   EXPECT_EQ(fits.status, Status::kComplete) << fits.error;
+}
+
+// A buffered message arrives over many reads; each Skim continues where the last stopped, so a
+// large message is walked once in total rather than once per read.
+TEST_P(MessageSkimmerEncodingTest, SkimContinuesWhereTheLastReadStopped) {
+  std::string call = MutateRowsCall(GetParam(), 2000, 40);
+  MessageSkimmer skimmer(ProtocolOf(GetParam()), kMax);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(call.data());
+  const size_t half = call.size() / 2;
+  SkimResult r = skimmer.Skim(bytes, half);
+  ASSERT_EQ(r.status, Status::kNeedMore) << r.error;
+  // Everything but the value that straddles the cut has been stepped over already.
+  EXPECT_GT(skimmer.skimmed(), half - 100);
+  EXPECT_LE(skimmer.skimmed(), half);
+  // The bytes may move in memory between reads (the connection's buffer compacts).
+  std::string moved = call;
+  r = skimmer.Skim(reinterpret_cast<const uint8_t*>(moved.data()), moved.size());
+  ASSERT_EQ(r.status, Status::kComplete) << r.error;
+  EXPECT_EQ(r.bytes, call.size());
+  // Reset starts the next message from its own first byte.
+  skimmer.Reset();
+  EXPECT_EQ(skimmer.skimmed(), 0u);
+  EXPECT_EQ(skimmer.Skim(bytes, call.size()).bytes, call.size());
+}
+
+TEST_P(MessageSkimmerEncodingTest, PiecesOfEverySizeGiveTheSameAnswerAsTheWhole) {
+  std::mt19937 random(7);
+  const std::string calls[] = {MutateRowsCall(GetParam(), 5, 3), ScanCall(GetParam())};
+  for (const std::string& call : calls) {
+    for (int round = 0; round < 50; ++round) {
+      MessageSkimmer skimmer(ProtocolOf(GetParam()), kMax);
+      const auto* bytes = reinterpret_cast<const uint8_t*>(call.data());
+      size_t have = 0;
+      SkimResult r;
+      do {
+        have = std::min(call.size(), have + 1 + random() % 9);
+        r = skimmer.Skim(bytes, have);
+        if (have < call.size()) {
+          ASSERT_EQ(r.status, Status::kNeedMore) << r.error;
+          ASSERT_GT(r.bytes, have);
+          ASSERT_LE(r.bytes, call.size());
+        }
+      } while (have < call.size());
+      ASSERT_EQ(r.status, Status::kComplete) << r.error;
+      EXPECT_EQ(r.bytes, call.size());
+    }
+  }
+}
+
+// What libthrift itself makes of the bytes: the message's length, or why it stopped.
+enum class Verdict { kComplete, kShort, kBad };
+Verdict LibthriftSkim(WireProtocol protocol, const std::string& bytes, size_t* length) {
+  auto buffer = std::make_shared<TMemoryBuffer>(
+      reinterpret_cast<uint8_t*>(const_cast<char*>(bytes.data())),
+      static_cast<uint32_t>(bytes.size()));
+  const auto limit = static_cast<int32_t>(bytes.size());
+  std::shared_ptr<TProtocol> reader;
+  if (protocol == WireProtocol::kCompact) {
+    reader = std::make_shared<apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer>>(
+        buffer, limit, limit);
+  } else {
+    reader = std::make_shared<apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>>(
+        buffer, limit, limit, false, true);
+  }
+  try {
+    std::string name;
+    apache::thrift::protocol::TMessageType type;
+    int32_t seqid;
+    reader->readMessageBegin(name, type, seqid);
+    apache::thrift::protocol::skip(*reader, apache::thrift::protocol::T_STRUCT);
+    reader->readMessageEnd();
+    *length = bytes.size() - buffer->available_read();
+    return Verdict::kComplete;
+  } catch (const apache::thrift::transport::TTransportException& e) {
+    return e.getType() == apache::thrift::transport::TTransportException::END_OF_FILE
+               ? Verdict::kShort
+               : Verdict::kBad;
+  } catch (const apache::thrift::protocol::TProtocolException& e) {
+    // The limits are the buffer's size, so a claim over them is one these bytes cannot meet.
+    return e.getType() == apache::thrift::protocol::TProtocolException::SIZE_LIMIT
+               ? Verdict::kShort
+               : Verdict::kBad;
+  } catch (const std::exception&) {
+    return Verdict::kBad;
+  }
+}
+
+// The skimmer walks messages itself; corrupted and cut messages must get libthrift's verdict:
+// the same length when libthrift reads a whole message, and no "complete" when it does not.
+TEST_P(MessageSkimmerEncodingTest, CorruptedMessagesGetLibthriftsVerdict) {
+  std::mt19937 random(11);
+  const WireProtocol protocol = ProtocolOf(GetParam());
+  const std::string calls[] = {MutateRowsCall(GetParam(), 3, 4), ScanCall(GetParam())};
+  int complete = 0, incomplete = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string bytes = calls[round % 2];
+    for (int flips = 1 + random() % 3; flips > 0; --flips) {
+      bytes[random() % bytes.size()] = static_cast<char>(random());
+    }
+    if (round % 3 == 0) bytes.resize(random() % bytes.size());
+    size_t expected = 0;
+    const Verdict verdict = LibthriftSkim(protocol, bytes, &expected);
+    const SkimResult r = Skim(protocol, bytes);
+    switch (verdict) {
+      case Verdict::kComplete:
+        ++complete;
+        ASSERT_EQ(r.status, Status::kComplete) << "round " << round << ": " << r.error;
+        ASSERT_EQ(r.bytes, expected) << "round " << round;
+        break;
+      case Verdict::kShort:
+        ++incomplete;
+        // A bad element type is refused at its container's header, before the elements arrive.
+        ASSERT_NE(r.status, Status::kComplete) << "round " << round;
+        break;
+      case Verdict::kBad:
+        ++incomplete;
+        // A container asks for its elements' minimum size before walking them, so bad bytes
+        // among them may first get "need more"; never "complete".
+        ASSERT_TRUE(r.status == Status::kMalformed || r.status == Status::kTooLarge ||
+                    (r.status == Status::kNeedMore && r.bytes > bytes.size()))
+            << "round " << round << ": status " << static_cast<int>(r.status);
+        break;
+    }
+  }
+  // Both kinds of verdict were exercised.
+  EXPECT_GT(complete, 100);
+  EXPECT_GT(incomplete, 100);
 }
 
 INSTANTIATE_TEST_SUITE_P(Encodings, MessageSkimmerEncodingTest,

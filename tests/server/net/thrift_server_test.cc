@@ -95,6 +95,7 @@ struct ServerMode {
   WireForcing forcing;
   size_t max_message_bytes = 100u * 1024 * 1024;
   int64_t idle_timeout_ms = 60000;
+  int event_loops = 2;
 };
 
 ServerMode Detecting() { return ServerMode{}; }
@@ -114,7 +115,7 @@ std::unique_ptr<ThriftServer> StartServer(const std::shared_ptr<EchoHandler>& ha
   ThriftServerConfig config;
   config.port = 0;
   config.forcing = mode.forcing;
-  config.event_loops = 2;
+  config.event_loops = mode.event_loops;
   config.max_message_bytes = mode.max_message_bytes;
   config.idle_timeout_ms = mode.idle_timeout_ms;
   auto server = std::make_unique<ThriftServer>(
@@ -421,6 +422,25 @@ TEST(ThriftServerTest, SlowCallDoesNotHoldConnectionsOfAnotherLoop) {
   std::thread slow([&] { slow_client.GetRow("slow", "3000"); });
   while (handler->slow_started.load() == 0) std::this_thread::yield();
   for (int i = 0; i < 100; ++i) ExpectEcho(quick_client.GetRow("t", "q"), "t", "q");
+  EXPECT_EQ(handler->slow_finished.load(), 0);
+  slow.join();
+}
+
+// The standby thread sleeps while its loop is idle (no wake-ups for an idle server) and the
+// loop's next call wakes it, so a long call after a quiet spell still holds the loop's other
+// connections only briefly.
+TEST(ThriftServerTest, LongCallAfterAnIdleSpellStillLetsTheLoopsOtherConnectionsThrough) {
+  auto handler = std::make_shared<EchoHandler>();
+  ServerMode mode = Detecting();
+  mode.event_loops = 1;
+  auto server = StartServer(handler, mode);
+  Client slow_client(server->port(), Wire{});
+  Client quick_client(server->port(), Wire{});
+  ExpectEcho(quick_client.GetRow("t", "b"), "t", "b");
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the standby falls asleep
+  std::thread slow([&] { slow_client.GetRow("slow", "3000"); });
+  while (handler->slow_started.load() == 0) std::this_thread::yield();
+  ExpectEcho(quick_client.GetRow("t", "q"), "t", "q");
   EXPECT_EQ(handler->slow_finished.load(), 0);
   slow.join();
 }
