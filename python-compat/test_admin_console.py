@@ -275,7 +275,31 @@ def test_console_pages_render_in_headless_chromium(admin_server, client):
     assert 'data-spread="hot"' in monotonic
     assert 'data-buckets="1"' in monotonic
     assert 'class="heat-bucket" data-label="e" data-writes="320"' in monotonic
+    # The prefix length is chosen on the table page with a GET form (a select and a delimiter
+    # box); loading the URL it submits for "2" groups the salted keys by their salt "0:".."f:".
+    assert '<form id="bucket-form" method="get" action="/table/salted">' in salted
+    assert '<select name="prefix_bytes">' in salted and 'data-prefix-bytes="1"' in salted
+    assert '<option value="2">2</option>' in salted and '<input name="delimiter"' in salted
+    salted2 = dump_dom(admin_url(admin_server, "/table/salted?prefix_bytes=2&delimiter="))
+    assert 'data-prefix-bytes="2"' in salted2
+    assert 'data-buckets="16"' in salted2
+    for salt in SALTS:
+        assert 'class="heat-bucket" data-label="%s:" data-writes="20"' % salt in salted2
+    assert 'data-spread="even"' in salted2
+    assert "\u2026" not in salted2.split('id="heat-buckets"')[1]  # no untracked rest bucket
+    # The JSON API takes the same choice, and a salt delimiter gives the same buckets.
+    import json
+    status, body = fetch(admin_server, "/api/tables/salted?delimiter=%3A")
+    assert status == 200
+    heat = json.loads(body)["heat"]
+    assert [(b["bucket"], b["writes"]) for b in heat["buckets"]] == [(s + ":", 20) for s in SALTS]
+    # Longer prefixes of the monotonic key still land in one bucket: it is hot at any length.
+    monotonic4 = dump_dom(admin_url(admin_server, "/table/monotonic?prefix_bytes=4"))
+    assert 'data-buckets="1"' in monotonic4 and 'data-spread="hot"' in monotonic4
+    assert 'class="heat-bucket" data-label="ev17" data-writes="320"' in monotonic4
+    assert fetch(admin_server, "/table/salted?prefix_bytes=9")[0] == 400
     screenshot(admin_url(admin_server, "/table/salted"), shots / "heat-salted.png")
+    screenshot(admin_url(admin_server, "/table/salted?prefix_bytes=2"), shots / "heat-salted-2-bytes.png")
     screenshot(admin_url(admin_server, "/table/monotonic"), shots / "heat-monotonic.png")
 
     browse = dump_dom(admin_url(admin_server, "/browse/monotonic?start=ev1700000000&limit=3&format=long"))

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "server/admin/bucketing.h"
 #include "server/admin/heat_map.h"
 #include "server/admin/pages.h"
 #include "server/admin/process_stats.h"
@@ -84,18 +85,18 @@ json LongOf(const std::string& value) {
 
 // "How evenly the keys spread": hot when one bucket has most of the traffic, even when the
 // busiest bucket has no more than twice its fair share over several buckets.
-json Spread(const std::array<uint64_t, kBuckets>& reads,
-            const std::array<uint64_t, kBuckets>& writes) {
+json Spread(const std::vector<PrefixBucket>& buckets) {
   uint64_t total = 0, max = 0;
-  int used = 0, max_bucket = 0;
-  for (int b = 0; b < kBuckets; ++b) {
-    const uint64_t n = reads[b] + writes[b];
+  int used = 0;
+  const PrefixBucket* hottest = nullptr;
+  for (const PrefixBucket& b : buckets) {
+    const uint64_t n = b.reads + b.writes;
     if (n == 0) continue;
     ++used;
     total += n;
     if (n > max) {
       max = n;
-      max_bucket = b;
+      hottest = &b;
     }
   }
   json j;
@@ -106,7 +107,7 @@ json Spread(const std::array<uint64_t, kBuckets>& reads,
     return j;
   }
   const double share = static_cast<double>(max) / static_cast<double>(total);
-  j["hottest_bucket"] = BucketLabel(max_bucket);
+  j["hottest_bucket"] = PrefixLabel(hottest->prefix, hottest->rest);
   j["hottest_share"] = share;
   if (used >= 4 && share <= 2.0 / used) {
     j["kind"] = "even";
@@ -265,7 +266,7 @@ json Console::Tables() const {
   return j;
 }
 
-json Console::Table(const std::string& name) const {
+json Console::Table(const std::string& name, const BucketSpec& spec) const {
   json j = TableSummary(name, /*with_counts=*/true);
   RefreshRegions();
   const TableStats* stats = sources_.metrics->Table(name);
@@ -275,21 +276,24 @@ json Console::Table(const std::string& name) const {
   json h;
   h["window_seconds"] = kWindowSeconds;
   h["windows"] = kWindows;
-  // Seconds before now at which each window began, oldest first.
+  h["prefix_bytes"] = spec.bytes;
+  h["delimiter"] = spec.delimiter < 0 ? json(nullptr)
+                                      : json(PrefixLabel(std::string(1, static_cast<char>(spec.delimiter))));
+  h["tracked_prefixes"] = heat.prefixes.size();
+  h["max_tracked_prefixes"] = kMaxPrefixes;
+  h["prefixes_full"] = heat.prefixes_full;
+  const std::vector<PrefixBucket> grouped = GroupBuckets(heat, spec);
   json buckets = json::array();
-  for (int b = 0; b < kBuckets; ++b) {
-    if (heat.total_reads[b] == 0 && heat.total_writes[b] == 0) continue;
-    json windows_reads = json::array(), windows_writes = json::array();
-    for (int w = 0; w < kWindows; ++w) {
-      windows_reads.push_back(heat.reads[w][b]);
-      windows_writes.push_back(heat.writes[w][b]);
-    }
-    buckets.push_back({{"bucket", BucketLabel(b)},
-                       {"byte", b},
-                       {"reads", heat.total_reads[b]},
-                       {"writes", heat.total_writes[b]},
-                       {"window_reads", windows_reads},
-                       {"window_writes", windows_writes}});
+  for (const PrefixBucket& b : grouped) {
+    json bucket = {{"bucket", PrefixLabel(b.prefix, b.rest)},
+                   {"prefix_hex", HexOf(b.prefix)},
+                   {"rest", b.rest},
+                   {"reads", b.reads},
+                   {"writes", b.writes},
+                   {"window_reads", b.window_reads},
+                   {"window_writes", b.window_writes}};
+    if (b.prefix.size() == 1 && !b.rest) bucket["byte"] = static_cast<unsigned char>(b.prefix[0]);
+    buckets.push_back(std::move(bucket));
   }
   h["buckets"] = buckets;
   json regions = json::array();
@@ -306,7 +310,11 @@ json Console::Table(const std::string& name) const {
                        {"window_writes", windows_writes}});
   }
   h["regions"] = regions;
-  h["spread"] = Spread(heat.total_reads, heat.total_writes);
+  // Past the cap, longer buckets mix exact prefixes with whole first bytes (their rest), whose
+  // sizes are not comparable: the spread is judged on first bytes then, where counts are exact.
+  const bool coarse = heat.prefixes_full && (spec.bytes > 1 || spec.delimiter >= 0);
+  h["spread"] = Spread(coarse ? GroupBuckets(heat, BucketSpec()) : grouped);
+  h["spread"]["by_first_byte"] = coarse;
   j["heat"] = h;
   return j;
 }

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/admin/bucketing.h"
 #include "server/admin/http_server.h"
 #include "server/admin/metrics.h"
 
@@ -49,7 +50,8 @@ struct ConsoleSources {
 //
 //   /                       overview            /api/overview
 //   /tables                 namespaces, tables  /api/tables
-//   /table/<name>           one table, heat map /api/tables/<name>
+//   /table/<name>?prefix_bytes=1..4&delimiter=
+//                           one table, heat map /api/tables/<name>?prefix_bytes=&delimiter=
 //   /browse/<name>?start=&prefix=&limit=&format=text|hex|long&markers=1
 //                           data browser        /api/tables/<name>/rows?...
 class Console {
@@ -63,7 +65,8 @@ class Console {
   // The JSON documents (exposed for tests). On a bad request they throw RequestError.
   nlohmann::json Overview() const;
   nlohmann::json Tables() const;
-  nlohmann::json Table(const std::string& name) const;
+  // `spec`: how the heat map groups row keys into buckets (the first byte by default).
+  nlohmann::json Table(const std::string& name, const BucketSpec& spec = BucketSpec()) const;
   struct BrowseQuery {
     std::string start;
     std::string prefix;

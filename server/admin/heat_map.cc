@@ -26,10 +26,31 @@ bool Claim(Slot& slot, int64_t window, Clear clear) {
 }  // namespace
 
 std::string BucketLabel(int bucket) {
-  if (bucket >= 0x21 && bucket < 0x7f) return std::string(1, static_cast<char>(bucket));
+  // The backslash is escaped too, so a label of several bytes reads back unambiguously.
+  if (bucket >= 0x21 && bucket < 0x7f && bucket != '\\') {
+    return std::string(1, static_cast<char>(bucket));
+  }
   char buf[8];
   std::snprintf(buf, sizeof(buf), "\\x%02X", bucket & 0xff);
   return buf;
+}
+
+uint64_t PrefixKeyOf(std::string_view row) {
+  const size_t n = std::min<size_t>(row.size(), kPrefixBytes);
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < kPrefixBytes; ++i) {
+    bytes = (bytes << 8) | (i < n ? static_cast<unsigned char>(row[i]) : 0u);
+  }
+  return (bytes << 8) | (n + 1);
+}
+
+std::string PrefixOfKey(uint64_t key) {
+  const size_t n = (key & 0xff) - 1;
+  std::string out(n, '\0');
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = static_cast<char>((key >> (8 * (kPrefixBytes - i))) & 0xff);
+  }
+  return out;
 }
 
 int RegionOf(const std::vector<std::string>& split_keys, std::string_view row) {
@@ -68,19 +89,68 @@ double WindowedCounter::RatePerSecond(int64_t now_s) const {
 void HeatMap::Record(std::string_view row, bool write, int64_t now_s) {
   const int bucket = BucketOf(row);
   const int region = has_regions_.load(kRelaxed) ? Region(row) : 0;
+  const uint64_t key = PrefixKeyOf(row);
+  PrefixEntry* prefix = FindPrefix(key);
+  if (prefix == nullptr && !prefixes_full_.load(kRelaxed)) prefix = AddPrefix(key);
   (write ? total_writes_ : total_reads_)[bucket].fetch_add(1, kRelaxed);
   (write ? region_total_writes_ : region_total_reads_)[region].fetch_add(1, kRelaxed);
+  if (prefix != nullptr) (write ? prefix->total_writes : prefix->total_reads).fetch_add(1, kRelaxed);
   const int64_t window = WindowOf(now_s);
-  Slot& slot = slots_[window % kWindows];
+  const int index = static_cast<int>(window % kWindows);
+  Slot& slot = slots_[index];
   const bool claimed = Claim(slot, window, [&] {
     for (auto& c : slot.reads) c.store(0, kRelaxed);
     for (auto& c : slot.writes) c.store(0, kRelaxed);
     for (auto& c : slot.region_reads) c.store(0, kRelaxed);
     for (auto& c : slot.region_writes) c.store(0, kRelaxed);
+    ClearPrefixWindow(index);
   });
   if (!claimed) return;
   (write ? slot.writes : slot.reads)[bucket].fetch_add(1, kRelaxed);
   (write ? slot.region_writes : slot.region_reads)[region].fetch_add(1, kRelaxed);
+  if (prefix != nullptr) (write ? prefix->writes : prefix->reads)[index].fetch_add(1, kRelaxed);
+}
+
+namespace {
+// Fibonacci hashing: the prefix bytes sit in the high bits, which the multiply spreads well.
+int SlotOf(uint64_t key, int slots) {
+  return static_cast<int>((key * 0x9E3779B97F4A7C15ull) >> 40) & (slots - 1);
+}
+}  // namespace
+
+HeatMap::PrefixEntry* HeatMap::FindPrefix(uint64_t key) const {
+  static_assert((kPrefixSlots & (kPrefixSlots - 1)) == 0, "a power of two");
+  for (int i = SlotOf(key, kPrefixSlots), probes = 0; probes < kPrefixSlots;
+       i = (i + 1) & (kPrefixSlots - 1), ++probes) {
+    PrefixEntry* entry = prefix_slots_[i].load(std::memory_order_acquire);
+    if (entry == nullptr) return nullptr;
+    if (entry->key == key) return entry;
+  }
+  return nullptr;
+}
+
+HeatMap::PrefixEntry* HeatMap::AddPrefix(uint64_t key) {
+  std::lock_guard<std::mutex> lock(prefix_mu_);
+  // Another thread may have added it (or filled the table) since this one looked.
+  if (PrefixEntry* entry = FindPrefix(key)) return entry;
+  if (prefix_entries_.size() >= static_cast<size_t>(kMaxPrefixes)) {
+    prefixes_full_.store(true, kRelaxed);
+    return nullptr;
+  }
+  int i = SlotOf(key, kPrefixSlots);
+  while (prefix_slots_[i].load(kRelaxed) != nullptr) i = (i + 1) & (kPrefixSlots - 1);
+  prefix_entries_.push_back(std::make_unique<PrefixEntry>(key));
+  PrefixEntry* entry = prefix_entries_.back().get();
+  prefix_slots_[i].store(entry, std::memory_order_release);
+  return entry;
+}
+
+void HeatMap::ClearPrefixWindow(int slot) {
+  std::lock_guard<std::mutex> lock(prefix_mu_);
+  for (const auto& entry : prefix_entries_) {
+    entry->reads[slot].store(0, kRelaxed);
+    entry->writes[slot].store(0, kRelaxed);
+  }
 }
 
 int HeatMap::Region(std::string_view row) const {
@@ -139,6 +209,29 @@ HeatMap::Snapshot HeatMap::Read(int64_t now_s) const {
   for (int r = 0; r < kMaxRegions; ++r) {
     out.region_total_reads[r] = region_total_reads_[r].load(kRelaxed);
     out.region_total_writes[r] = region_total_writes_[r].load(kRelaxed);
+  }
+  std::vector<const PrefixEntry*> entries;
+  {
+    std::lock_guard<std::mutex> lock(prefix_mu_);
+    for (const auto& entry : prefix_entries_) entries.push_back(entry.get());
+  }
+  out.prefixes_full = prefixes_full_.load(kRelaxed);
+  std::sort(entries.begin(), entries.end(),
+            [](const PrefixEntry* a, const PrefixEntry* b) { return a->key < b->key; });
+  for (const PrefixEntry* entry : entries) {
+    PrefixCounts counts;
+    counts.prefix = PrefixOfKey(entry->key);
+    counts.total_reads = entry->total_reads.load(kRelaxed);
+    counts.total_writes = entry->total_writes.load(kRelaxed);
+    for (int i = 0; i < kWindows; ++i) {
+      const int64_t window = out.first_window + i;
+      if (window < 0) continue;
+      const int index = static_cast<int>(window % kWindows);
+      if (slots_[index].window.load(std::memory_order_acquire) != window) continue;
+      counts.reads[i] = entry->reads[index].load(kRelaxed);
+      counts.writes[i] = entry->writes[index].load(kRelaxed);
+    }
+    out.prefixes.push_back(std::move(counts));
   }
   return out;
 }

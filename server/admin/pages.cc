@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "server/admin/console.h"
+#include "server/admin/heat_map.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -118,6 +119,23 @@ std::string HeatHeader(const json& heat) {
     html += "<th class=\"muted\">" + (ago == 0 ? std::string("now") : "-" + std::to_string(ago) + "s") + "</th>";
   }
   return html + "<th>reads</th><th>writes</th></tr>";
+}
+
+// The heat map's bucketing, chosen per table on its page: a GET form, so the choice is in the
+// URL (bookmarkable, and the console keeps no state per viewer).
+std::string BucketForm(const std::string& table, const json& heat) {
+  const int bytes = heat["prefix_bytes"].get<int>();
+  const std::string delimiter = heat["delimiter"].is_string() ? heat["delimiter"].get<std::string>() : "";
+  std::string html = "<form id=\"bucket-form\" method=\"get\" action=\"/table/" + UrlEncode(table) +
+                     "\">Bucket rows by their first <select name=\"prefix_bytes\">";
+  for (int n = 1; n <= kPrefixBytes; ++n) {
+    html += "<option value=\"" + std::to_string(n) + "\"" + (n == bytes ? " selected" : "") + ">" +
+            std::to_string(n) + "</option>";
+  }
+  html += "</select> byte(s), or up to a salt delimiter <input name=\"delimiter\" size=\"2\" maxlength=\"1\" value=\"" +
+          E(delimiter.size() == 1 ? delimiter : "") + "\"> (within the first " +
+          std::to_string(kPrefixBytes) + " bytes) <button>Show</button></form>";
+  return html;
 }
 
 std::string FamiliesTable(const json& families) {
@@ -238,16 +256,25 @@ std::string RenderTablePage(const json& t) {
     char share[32];
     std::snprintf(share, sizeof(share), "%.0f%%", 100 * spread["hottest_share"].get<double>());
     b += "<span class=\"muted\">" + spread["buckets_used"].dump() + " prefix bucket(s) used; the busiest, <code>" +
-         E(spread["hottest_bucket"]) + "</code>, has " + share + " of the operations</span>";
+         E(spread["hottest_bucket"]) + "</code>, has " + share + " of the operations" +
+         (spread["by_first_byte"].get<bool>() ? " (judged by first byte: the table has more distinct prefixes than are tracked)" : "") +
+         "</span>";
   }
-  b += "</p><p class=\"muted\">A bucket is the first byte of the row key. Columns are " +
-       heat["window_seconds"].dump() + "-second windows, oldest first; a cell counts reads and "
-       "writes. A monotonic key (a counter or timestamp in front) shows as one hot row; a salted "
-       "or hashed key as an even band.</p>";
+  b += "</p>" + BucketForm(name, heat);
+  b += "<p class=\"muted\">Columns are " + heat["window_seconds"].dump() +
+       "-second windows, oldest first; a cell counts reads and writes. A monotonic key (a counter "
+       "or timestamp in front) shows as one hot row; a salted or hashed key as an even band. "
+       "Longer prefixes are grouped from the first " + std::to_string(kPrefixBytes) +
+       " bytes of each row, for the first " + heat["max_tracked_prefixes"].dump() +
+       " distinct ones the table sees";
+  if (heat["prefixes_full"].get<bool>()) {
+    b += " (reached: rows with other prefixes are shown under their first byte, as <code>x&hellip;</code>)";
+  }
+  b += ".</p>";
   b += "<h2>By region</h2><table id=\"heat-regions\" class=\"heat\">" + HeatHeader(heat) +
        HeatRows(heat["regions"], "region", "heat-region") + "</table>";
   b += "<h2>By key prefix</h2><table id=\"heat-buckets\" class=\"heat\" data-buckets=\"" +
-       std::to_string(heat["buckets"].size()) + "\">" + HeatHeader(heat) +
+       std::to_string(heat["buckets"].size()) + "\" data-prefix-bytes=\"" + heat["prefix_bytes"].dump() + "\">" + HeatHeader(heat) +
        HeatRows(heat["buckets"], "bucket", "heat-bucket") + "</table>";
   std::string attributes;
   for (auto it = t["attributes"].begin(); it != t["attributes"].end(); ++it) {

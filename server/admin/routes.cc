@@ -80,6 +80,20 @@ Console::BrowseQuery BrowseQueryOf(const std::map<std::string, std::string>& q) 
   return query;
 }
 
+// The heat map's bucketing from ?prefix_bytes=&delimiter= (the table page and its JSON).
+BucketSpec BucketSpecOf(const std::map<std::string, std::string>& q) {
+  auto get = [&](const char* key) {
+    auto it = q.find(key);
+    return it == q.end() ? std::string() : it->second;
+  };
+  BucketSpec spec;
+  std::string error;
+  if (!ParseBucketSpec(get("prefix_bytes"), get("delimiter"), &spec, &error)) {
+    throw Console::RequestError{400, error};
+  }
+  return spec;
+}
+
 }  // namespace
 
 HttpReply Console::Handle(const std::string& method, const std::string& target) {
@@ -100,7 +114,7 @@ HttpReply Console::Handle(const std::string& method, const std::string& target) 
     if (path == "/" || path == "/index.html") return {200, "text/html; charset=utf-8", RenderOverviewPage(Overview())};
     if (path == "/tables") return {200, "text/html; charset=utf-8", RenderTablesPage(Tables())};
     if (StartsWith(path, "/table/")) {
-      return {200, "text/html; charset=utf-8", RenderTablePage(Table(TableFromPath(path.substr(7))))};
+      return {200, "text/html; charset=utf-8", RenderTablePage(Table(TableFromPath(path.substr(7)), BucketSpecOf(query)))};
     }
     if (StartsWith(path, "/browse/")) {
       const std::string name = TableFromPath(path.substr(8));
@@ -121,7 +135,7 @@ HttpReply Console::Handle(const std::string& method, const std::string& target) 
         rest.resize(rest.size() - rows_suffix.size());
         return {200, kJson, Rows(TableFromPath(rest), BrowseQueryOf(query)).dump(2)};
       }
-      return {200, kJson, Table(TableFromPath(rest)).dump(2)};
+      return {200, kJson, Table(TableFromPath(rest), BucketSpecOf(query)).dump(2)};
     }
     throw RequestError{404, "no page at " + path};
   } catch (const RequestError& e) {

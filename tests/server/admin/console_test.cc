@@ -133,6 +133,70 @@ TEST_F(ConsoleTest, TablePageShowsCountsAndHeatFromTheMetrics) {
   EXPECT_NE(page.body.find("data-spread=\"hot\""), std::string::npos);
 }
 
+TEST_F(ConsoleTest, BucketPrefixLengthIsChosenByQueryOnThePageAndTheApi) {
+  {
+    CallScope call(&metrics_, "thrift1", "mutateRows");
+    for (const char* salt : {"0", "1", "2", "3"}) {
+      for (int i = 0; i < 5; ++i) NoteWrite("t", std::string(salt) + ":" + std::to_string(i));
+    }
+  }
+  json one = json::parse(console_->Handle("GET", "/api/tables/t").body);
+  EXPECT_EQ(one["heat"]["prefix_bytes"], 1);
+  EXPECT_EQ(one["heat"]["buckets"].size(), 4u);
+  json two = json::parse(console_->Handle("GET", "/api/tables/t?prefix_bytes=2").body);
+  EXPECT_EQ(two["heat"]["prefix_bytes"], 2);
+  ASSERT_EQ(two["heat"]["buckets"].size(), 4u);
+  EXPECT_EQ(two["heat"]["buckets"][0]["bucket"], "0:");
+  EXPECT_EQ(two["heat"]["buckets"][0]["prefix_hex"], "303a");
+  EXPECT_EQ(two["heat"]["buckets"][0]["writes"], 5);
+  EXPECT_EQ(two["heat"]["spread"]["kind"], "even");
+  json delimited = json::parse(console_->Handle("GET", "/api/tables/t?delimiter=%3A").body);
+  EXPECT_EQ(delimited["heat"]["delimiter"], ":");
+  EXPECT_EQ(delimited["heat"]["buckets"][3]["bucket"], "3:");
+
+  HttpReply page = console_->Handle("GET", "/table/t?prefix_bytes=2");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("<select name=\"prefix_bytes\">"), std::string::npos);
+  EXPECT_NE(page.body.find("<option value=\"2\" selected>"), std::string::npos);
+  EXPECT_NE(page.body.find("data-label=\"3:\" data-writes=\"5\""), std::string::npos);
+
+  EXPECT_EQ(console_->Handle("GET", "/table/t?prefix_bytes=5").status, 400);
+  HttpReply bad = console_->Handle("GET", "/api/tables/t?prefix_bytes=x");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(json::parse(bad.body)["error"].get<std::string>().find("prefix_bytes"), std::string::npos);
+  EXPECT_EQ(console_->Handle("GET", "/api/tables/t?delimiter=ab").status, 400);
+}
+
+TEST_F(ConsoleTest, HashedKeysPastThePrefixCapAreJudgedEvenByTheirFirstBytes) {
+  {
+    CallScope call(&metrics_, "thrift1", "mutateRows");
+    uint32_t x = 7;
+    for (int i = 0; i < 20 * 256; ++i) {  // 20 rows for every first byte, random bytes after it
+      x = x * 1664525u + 1013904223u;
+      std::string row(1, static_cast<char>(i % 256));
+      row += std::string(reinterpret_cast<const char*>(&x), 3);
+      NoteWrite("t", row);
+    }
+  }
+  json two = json::parse(console_->Handle("GET", "/api/tables/t?prefix_bytes=2").body);
+  EXPECT_TRUE(two["heat"]["prefixes_full"].get<bool>());
+  EXPECT_EQ(two["heat"]["tracked_prefixes"], kMaxPrefixes);
+  EXPECT_TRUE(two["heat"]["spread"]["by_first_byte"].get<bool>());
+  EXPECT_EQ(two["heat"]["spread"]["kind"], "even");
+  EXPECT_EQ(two["heat"]["spread"]["buckets_used"], 256);
+  uint64_t writes = 0;
+  bool has_rest = false;
+  for (const json& b : two["heat"]["buckets"]) {
+    writes += b["writes"].get<uint64_t>();
+    has_rest = has_rest || b["rest"].get<bool>();
+  }
+  EXPECT_EQ(writes, 20u * 256u);  // nothing goes uncounted
+  EXPECT_TRUE(has_rest);
+  json one = json::parse(console_->Handle("GET", "/api/tables/t").body);
+  EXPECT_FALSE(one["heat"]["spread"]["by_first_byte"].get<bool>());
+  EXPECT_EQ(one["heat"]["spread"]["kind"], "even");
+}
+
 TEST_F(ConsoleTest, RegionsFollowTheTablesSplitKeysInPagesAndHeat) {
   storage::TableDescriptor spec;
   storage::FamilyDescriptor f;

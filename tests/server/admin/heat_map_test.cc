@@ -1,6 +1,7 @@
 #include "server/admin/heat_map.h"
 
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -26,6 +27,21 @@ TEST(HeatMapTest, BucketLabelShowsPrintableBytesAndEscapesTheRest) {
   EXPECT_EQ(BucketLabel(0), "\\x00");
   EXPECT_EQ(BucketLabel(' '), "\\x20");
   EXPECT_EQ(BucketLabel(0xff), "\\xFF");
+  EXPECT_EQ(BucketLabel('\\'), "\\x5C");  // so longer labels read back unambiguously
+}
+
+TEST(HeatMapTest, PrefixKeysKeepTheFirstBytesInByteOrder) {
+  const std::vector<std::string> rows = {"", std::string("\0", 1), "a", std::string("a\0", 2),
+                                         "ab", "abcd", "b", std::string("\xff\xff\xff\xff", 4)};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(PrefixOfKey(PrefixKeyOf(rows[i])), rows[i]);
+    EXPECT_NE(PrefixKeyOf(rows[i]), 0u);  // 0 marks a free slot
+    if (i > 0) {
+      EXPECT_LT(PrefixKeyOf(rows[i - 1]), PrefixKeyOf(rows[i])) << i;
+    }
+  }
+  EXPECT_EQ(PrefixKeyOf("abcdef"), PrefixKeyOf("abcdxyz"));  // only kPrefixBytes are recorded
+  EXPECT_EQ(PrefixOfKey(PrefixKeyOf("abcdef")), "abcd");
 }
 
 TEST(HeatMapTest, RegionOfFollowsSplitKeysWithInclusiveStarts) {
@@ -112,6 +128,44 @@ TEST(HeatMapTest, CountsPerRegionFollowTheSplitKeys) {
   EXPECT_EQ(s.regions, 3);
   EXPECT_EQ(s.region_total_writes[1], 0u);
   EXPECT_EQ(heat.split_keys(), (std::vector<std::string>{"c", "m"}));
+}
+
+// Several threads meet new prefixes at once (racing to add them) while a reader reads: every
+// row is counted exactly once in the totals, and the tracked set never passes the cap.
+TEST(HeatMapTest, ConcurrentRecordsAddEachPrefixOnceAndCountEveryRow) {
+  HeatMap heat;
+  constexpr int kThreads = 4;
+  constexpr int kPrefixes = kMaxPrefixes + 64;  // some threads also hit the cap
+  constexpr int kRounds = 3;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&heat] {
+      for (int round = 0; round < kRounds; ++round) {
+        for (int p = 0; p < kPrefixes; ++p) {
+          heat.Record("p" + std::to_string(1000 + p).substr(1) + "-row", true, 5);
+        }
+      }
+    });
+  }
+  std::thread reader([&heat] {
+    for (int i = 0; i < 20; ++i) (void)heat.Read(5);
+  });
+  for (std::thread& t : threads) t.join();
+  reader.join();
+  const HeatMap::Snapshot s = heat.Read(5);
+  EXPECT_EQ(s.prefixes.size(), static_cast<size_t>(kMaxPrefixes));
+  EXPECT_TRUE(s.prefixes_full);
+  uint64_t tracked = 0;
+  for (size_t i = 0; i < s.prefixes.size(); ++i) {
+    if (i > 0) {
+      EXPECT_LT(s.prefixes[i - 1].prefix, s.prefixes[i].prefix);  // each prefix once, in order
+    }
+    // A prefix is tracked from its first row or never (once the cap is reached).
+    EXPECT_EQ(s.prefixes[i].total_writes, static_cast<uint64_t>(kThreads * kRounds));
+    tracked += s.prefixes[i].total_writes;
+  }
+  EXPECT_EQ(s.total_writes['p'], static_cast<uint64_t>(kThreads * kRounds * kPrefixes));
+  EXPECT_EQ(tracked, static_cast<uint64_t>(kMaxPrefixes * kThreads * kRounds));
 }
 
 TEST(WindowedCounterTest, RateUsesTheLastTwoCompleteWindows) {
