@@ -46,7 +46,7 @@ std::string ServerUsage() {
       "                            (HBase hbase.regionserver.thrift.http=true)\n"
       "  -t, --idle-timeout-ms N   close connections idle this long (default 60000, as HBase's\n"
       "                            --readTimeout; 0 never)\n"
-      "      --workers N           event loops, each running its connections' calls (default: cores)\n"
+      "      --workers N           event loops, each running its connections' calls (default: half the cores)\n"
       "      --scanner-timeout-ms N  close scanners idle this long (default 120000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
       "      --init FILE           run this HBase shell script before reporting ready\n"

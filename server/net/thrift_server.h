@@ -22,7 +22,7 @@ struct ThriftServerConfig {
   // Parts of the wire format the server insists on; the rest is detected per connection.
   WireForcing forcing;
   // Event loops, each with its own thread that runs its connections' calls, plus one standby
-  // thread; 0 = one per core.
+  // thread; 0 = half the cores (at least one), leaving the rest to clients on the same machine.
   int event_loops = 0;
   // Largest message accepted; a bigger frame or message closes that connection with a log line.
   size_t max_message_bytes = 100u * 1024 * 1024;
@@ -35,8 +35,8 @@ struct ThriftServerConfig {
 // Serves one Thrift service over TCP. Boost.Asio owns sockets; each connection's WireSession
 // tells its transport and protocol from the first bytes (buffered or framed, binary or compact,
 // or Thrift over HTTP), finds complete messages and runs them through the processor on the
-// event-loop thread that read them, so a call costs no thread hand-off. There is one event loop
-// per core (event_loops); each accepted connection is served by the loop with the fewest open
+// event-loop thread that read them, so a call costs no thread hand-off. There are event_loops
+// loops; each accepted connection is served by the loop with the fewest open
 // connections, and loops share only the processor (and so the store). Each loop's standby
 // thread joins it whenever the loop has been inside the same calls for a millisecond, so a long
 // call stalls the other connections of its loop for about that long at most. No thread is held
