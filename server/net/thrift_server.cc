@@ -25,6 +25,7 @@
 #include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
 
+#include "server/net/event_loop.h"
 #include "server/net/wire_session.h"
 
 namespace hbemu::server {
@@ -37,9 +38,6 @@ using apache::thrift::TProcessor;
 
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
-constexpr auto kStandbyPoll = std::chrono::milliseconds(1);
-constexpr auto kStandbyStint = std::chrono::milliseconds(50);
-constexpr int kStandbyIdlePolls = 100;
 constexpr auto kLingerTime = std::chrono::seconds(1);
 constexpr int kMaxInlineCalls = 16;
 
@@ -52,117 +50,6 @@ int64_t NowMs() {
 class Connection;
 
 using Strand = asio::strand<asio::io_context::executor_type>;
-
-// One event loop: an io_context run by its own thread, which also runs the calls of the
-// connections assigned to it (inline: a hand-off to another thread costs more than a point
-// read). A standby thread joins it only while the loop has been inside the same calls for a
-// whole kStandbyPoll, so a long call (a big scan, a slow disk) never stalls the loop's other
-// connections for much longer than that.
-struct EventLoop {
-  asio::io_context io;
-  // Calls running now, and calls finished so far: the standby thread reads them to tell a loop
-  // that is stuck in a long call from a busy one.
-  std::atomic<int> calls_running{0};
-  std::atomic<uint64_t> calls_finished{0};
-  std::atomic<int> loop_threads{1};  // the loop's own thread plus the standby while it helps
-  std::atomic<int> connections{0};   // open connections assigned here, for balancing
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work_guard;
-  std::vector<std::thread> threads;
-
-  void Start() {
-    work_guard.emplace(io.get_executor());
-    threads.emplace_back([this] { Run(); });
-    threads.emplace_back([this] { Standby(); });
-  }
-
-  // On the loop, before parsing or running a call.
-  void CallStarting() {
-    // The increment is a full barrier, so either this load sees the standby asleep or the
-    // standby's own check after announcing its sleep sees this call.
-    calls_running.fetch_add(1);
-    if (standby_asleep_.load()) WakeStandby();
-  }
-  void CallFinished() {
-    calls_finished.fetch_add(1, std::memory_order_relaxed);
-    calls_running.fetch_sub(1, std::memory_order_relaxed);
-  }
-
-  // Drops calls not yet started; a call still running is waited for, since a thread cannot be
-  // abandoned safely.
-  void StopAndJoin() {
-    work_guard.reset();
-    stop_ = true;
-    WakeStandby();
-    io.stop();
-    for (std::thread& t : threads) t.join();
-    threads.clear();
-  }
-
- private:
-  void Run() {
-    for (;;) {
-      try {
-        io.run();
-        return;
-      } catch (const std::exception& e) {
-        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
-      }
-    }
-  }
-
-  void WakeStandby() {
-    {
-      std::lock_guard<std::mutex> lock(standby_mu_);
-      standby_asleep_ = false;
-    }
-    standby_cv_.notify_one();
-  }
-
-  // Polls every kStandbyPoll while the loop works; after kStandbyIdlePolls polls without a call
-  // it sleeps until the loop starts one, so an idle server costs no wake-ups.
-  void Standby() {
-    uint64_t finished = calls_finished.load(std::memory_order_relaxed);
-    int idle_polls = 0;
-    while (!stop_) {
-      std::this_thread::sleep_for(kStandbyPoll);
-      const uint64_t now_finished = calls_finished.load(std::memory_order_relaxed);
-      const int running = calls_running.load(std::memory_order_relaxed);
-      const bool stuck = running >= loop_threads.load(std::memory_order_relaxed) &&
-                         now_finished == finished;
-      idle_polls = running == 0 && now_finished == finished ? idle_polls + 1 : 0;
-      finished = now_finished;
-      if (idle_polls >= kStandbyIdlePolls) {
-        std::unique_lock<std::mutex> lock(standby_mu_);
-        standby_asleep_ = true;
-        if (calls_running.load() == 0) {
-          standby_cv_.wait(lock, [this] { return !standby_asleep_.load() || stop_; });
-        }
-        standby_asleep_ = false;
-        idle_polls = 0;
-        finished = calls_finished.load(std::memory_order_relaxed);
-        continue;
-      }
-      if (!stuck) continue;
-      loop_threads.fetch_add(1, std::memory_order_relaxed);
-      try {
-        // Long enough to amortise joining, short enough to step back once the loop is free.
-        io.run_for(kStandbyStint);
-      } catch (const std::exception& e) {
-        LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
-      }
-      loop_threads.fetch_sub(1, std::memory_order_relaxed);
-      // Leaving run_for can leave the reactor task queued with nobody told: the loop's own
-      // thread may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
-      asio::post(io, [] {});
-      finished = calls_finished.load(std::memory_order_relaxed);
-    }
-  }
-
-  std::atomic<bool> stop_{false};
-  std::mutex standby_mu_;
-  std::condition_variable standby_cv_;
-  std::atomic<bool> standby_asleep_{false};
-};
 
 // What connections share: settings, the processor and the event loops. Everything but the
 // connection set is immutable while serving.
@@ -185,7 +72,7 @@ struct ServerCore {
   WireStats stats;
   std::shared_ptr<TProcessor> processor;
   std::shared_ptr<TConfiguration> thrift_config;
-  // One per core by default; loops[0] also runs the acceptor and the idle sweep.
+  // Half the cores by default; loops[0] also runs the acceptor and the idle sweep.
   std::vector<std::unique_ptr<EventLoop>> loops;
 
   // Guards the set; live_cv tells Stop() when it empties.
