@@ -47,6 +47,8 @@ std::string ServerUsage() {
       "  -t, --idle-timeout-ms N   close connections idle this long (default 60000, as HBase's\n"
       "                            --readTimeout; 0 never)\n"
       "      --workers N           event loops, each running its connections' calls (default: half the cores)\n"
+      "      --call-threads N      threads for connections calling back to back, each served with\n"
+      "                            blocking socket calls until quiet (default 64; 0: all on the loops)\n"
       "      --scanner-timeout-ms N  close scanners idle this long (default 120000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
       "      --init FILE           run this HBase shell script before reporting ready\n"
@@ -142,6 +144,12 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       if (!need_value(&v)) return false;
       if (!ParseInt<int>(v, 1, 1024, &options->thrift.event_loops)) {
         *error = "bad worker count: " + v;
+        return false;
+      }
+    } else if (arg == "--call-threads") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<int>(v, 0, 4096, &options->thrift.call_threads)) {
+        *error = "bad call thread count: " + v;
         return false;
       }
     } else if (arg == "--scanner-timeout-ms") {

@@ -30,8 +30,8 @@ struct ServerOptions {
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
-// --no-admin, --http, --data-dir, --in-memory, --workers, --scanner-timeout-ms, --max-message-mb,
-// --init).
+// --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
+// --max-message-mb, --init).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

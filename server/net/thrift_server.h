@@ -24,6 +24,9 @@ struct ThriftServerConfig {
   // Event loops, each with its own thread that runs its connections' calls, plus one standby
   // thread; 0 = half the cores (at least one), leaving the rest to clients on the same machine.
   int event_loops = 0;
+  // Most threads that take a connection calling back to back off its event loop and serve it
+  // with blocking socket calls until it goes quiet; 0 serves every call on the event loops.
+  int call_threads = 64;
   // Largest message accepted; a bigger frame or message closes that connection with a log line.
   size_t max_message_bytes = 100u * 1024 * 1024;
   // A connection that sends nothing for this long while the server waits for its next bytes is
@@ -39,8 +42,11 @@ struct ThriftServerConfig {
 // loops; each accepted connection is served by the loop with the fewest open
 // connections, and loops share only the processor (and so the store). Each loop's standby
 // thread joins it whenever the loop has been inside the same calls for a millisecond, so a long
-// call stalls the other connections of its loop for about that long at most. No thread is held
-// by an idle connection; one that stays idle past idle_timeout_ms is closed.
+// call stalls the other connections of its loop for about that long at most. A connection whose
+// client calls back to back moves to a call thread of its own (up to call_threads of them) until
+// it is quiet for 50 ms: a thread-per-connection server's two system calls per call, without
+// its thread per idle connection. No thread is held by an idle connection; one that stays idle
+// past idle_timeout_ms is closed.
 //
 // Each connection runs its calls strictly one at a time, in arrival order. A malformed message,
 // a process() failure, or a message/frame over max_message_bytes closes only that connection,
@@ -63,6 +69,8 @@ class ThriftServer {
 
   // Open connections served by each event loop, in loop order.
   std::vector<int> ConnectionsPerLoop() const;
+  // Call threads serving a connection now (each holds one connection calling back to back).
+  size_t BusyCallThreads() const;
 
   // This port's traffic so far (connections by format, bytes); valid for the object's life.
   const WireStats& stats() const;

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -96,6 +97,7 @@ struct ServerMode {
   size_t max_message_bytes = 100u * 1024 * 1024;
   int64_t idle_timeout_ms = 60000;
   int event_loops = 2;
+  int call_threads = 64;
 };
 
 ServerMode Detecting() { return ServerMode{}; }
@@ -118,6 +120,7 @@ std::unique_ptr<ThriftServer> StartServer(const std::shared_ptr<EchoHandler>& ha
   config.event_loops = mode.event_loops;
   config.max_message_bytes = mode.max_message_bytes;
   config.idle_timeout_ms = mode.idle_timeout_ms;
+  config.call_threads = mode.call_threads;
   auto server = std::make_unique<ThriftServer>(
       config, std::make_shared<thrift::HbaseProcessor>(handler));
   std::string error;
@@ -158,6 +161,7 @@ class Client {
   thrift::HbaseClient* operator->() { return hbase_.get(); }
   TProtocol& protocol() { return *protocol_; }
   TTransport& transport() { return *transport_; }
+  TSocket& socket() { return *socket_; }
 
   std::vector<thrift::TRowResult> GetRow(const std::string& table, const std::string& row,
                                          const std::map<std::string, std::string>& attrs = {}) {
@@ -443,6 +447,99 @@ TEST(ThriftServerTest, LongCallAfterAnIdleSpellStillLetsTheLoopsOtherConnections
   ExpectEcho(quick_client.GetRow("t", "q"), "t", "q");
   EXPECT_EQ(handler->slow_finished.load(), 0);
   slow.join();
+}
+
+// --- call threads -------------------------------------------------------------------------------
+
+bool WaitUntil(const std::function<bool()>& condition,
+               std::chrono::milliseconds limit = std::chrono::seconds(5)) {
+  const auto deadline = Clock::now() + limit;
+  while (!condition()) {
+    if (Clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+// Calls back to back, as a test loop or a benchmark does, until a call thread serves the
+// connection (the call after a reply must come within a couple of milliseconds, which a loaded
+// machine can miss now and then).
+void CallUntilACallThreadServes(ThriftServer& server, Client& client) {
+  for (int i = 0; i < 5000 && server.BusyCallThreads() == 0; ++i) {
+    ExpectEcho(client.GetRow("t", std::to_string(i)), "t", std::to_string(i));
+  }
+  ASSERT_EQ(server.BusyCallThreads(), 1u);
+}
+
+TEST(ThriftServerTest, BackToBackClientGetsACallThreadUntilItGoesQuiet) {
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  Client client(server->port(), Wire{});
+  Client other(server->port(), Wire{/*framed=*/true});
+  ExpectEcho(other.GetRow("t", "first"), "t", "first");
+  CallUntilACallThreadServes(*server, client);
+  // The call thread sends what the socket does not take at once, too.
+  auto large = client.GetRow("large", "3000000");
+  ASSERT_EQ(large.size(), 1u);
+  EXPECT_EQ(large[0].columns["cf:table"].value.size(), 3000000u);
+  for (int i = 0; i < 20; ++i) ExpectEcho(client.GetRow("t", "again"), "t", "again");
+  // The loop's other connections are served meanwhile.
+  ExpectEcho(other.GetRow("t", "other"), "t", "other");
+  // Quiet for longer than a call thread waits: the connection goes back to its loop and holds
+  // no thread, and its next call is served there.
+  EXPECT_TRUE(WaitUntil([&] { return server->BusyCallThreads() == 0; }));
+  ExpectEcho(client.GetRow("t", "after"), "t", "after");
+}
+
+TEST(ThriftServerTest, WithoutCallThreadsEveryCallStaysOnTheLoops) {
+  auto handler = std::make_shared<EchoHandler>();
+  ServerMode mode = Detecting();
+  mode.call_threads = 0;
+  auto server = StartServer(handler, mode);
+  Client client(server->port(), Wire{});
+  for (int i = 0; i < 500; ++i) {
+    ExpectEcho(client.GetRow("t", std::to_string(i)), "t", std::to_string(i));
+    ASSERT_EQ(server->BusyCallThreads(), 0u);
+  }
+}
+
+TEST(ThriftServerTest, IdleTimeoutStillClosesAConnectionACallThreadHandedBack) {
+  auto handler = std::make_shared<EchoHandler>();
+  ServerMode mode = Detecting();
+  mode.idle_timeout_ms = 300;
+  auto server = StartServer(handler, mode);
+  Client client(server->port(), Wire{});
+  CallUntilACallThreadServes(*server, client);
+  const auto start = Clock::now();
+  client.socket().setRecvTimeout(5000);
+  EXPECT_TRUE(ClosedByServer(client.socket()));
+  const auto waited = Clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(250));
+  EXPECT_LT(waited, std::chrono::seconds(3));
+}
+
+TEST(ThriftServerTest, GarbageOnAConnectionACallThreadServesClosesOnlyIt) {
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  Client client(server->port(), Wire{});
+  Client other(server->port(), Wire{});
+  CallUntilACallThreadServes(*server, client);
+  WriteRaw(client.socket(), std::string("\x80\x02\x00\x01\x00\x00\x00\x00", 8));  // bad version
+  EXPECT_TRUE(ClosedByServer(client.socket()));
+  EXPECT_TRUE(WaitUntil([&] { return server->BusyCallThreads() == 0; }));
+  ExpectEcho(other.GetRow("t", "still"), "t", "still");
+}
+
+TEST(ThriftServerTest, StopClosesAConnectionHeldByACallThreadPromptly) {
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  Client client(server->port(), Wire{});
+  CallUntilACallThreadServes(*server, client);
+  const auto stop_started = Clock::now();
+  server->Stop();
+  EXPECT_LT(Clock::now() - stop_started, std::chrono::seconds(1));
+  client.socket().setRecvTimeout(2000);
+  EXPECT_TRUE(ClosedByServer(client.socket()));
 }
 
 // libthrift 0.17's TBufferedTransport/TFramedTransport never reset their per-message byte budget,

@@ -1,0 +1,147 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "server/net/call_threads.h"
+#include "server/net/event_loop.h"
+#include "server/net/thrift_server.h"
+#include "server/net/wire_session.h"
+
+namespace apache::thrift {
+class TConfiguration;
+}
+
+// The connection side of ThriftServer (thrift_server.cc): what connections share, and one
+// client socket. Internal to server/net.
+namespace hbemu::server {
+
+class Connection;
+
+using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
+
+// What connections share: settings, the processor, the event loops and the call threads.
+// Everything but the connection set is immutable while serving.
+struct ServerCore {
+  explicit ServerCore(ThriftServerConfig server_config);
+
+  ThriftServerConfig config;
+  WireSessionConfig session_config;
+  WireStats stats;
+  std::shared_ptr<apache::thrift::TProcessor> processor;
+  std::shared_ptr<apache::thrift::TConfiguration> thrift_config;
+  // Half the cores by default; loops[0] also runs the acceptor and the idle sweep.
+  std::vector<std::unique_ptr<EventLoop>> loops;
+  // Threads that take connections calling back to back; null when config.call_threads is 0.
+  std::unique_ptr<CallThreads> call_threads;
+
+  // Guards the set; live_cv tells Stop() when it empties.
+  std::mutex mu;
+  std::condition_variable live_cv;
+  std::unordered_set<std::shared_ptr<Connection>> connections;
+
+  // The loop with the fewest open connections, so long-lived clients spread evenly.
+  EventLoop* LeastLoadedLoop();
+  void Add(std::shared_ptr<Connection> conn);
+  void Remove(const std::shared_ptr<Connection>& conn);
+  // The connections open now, to act on outside the lock.
+  std::vector<std::shared_ptr<Connection>> Snapshot();
+};
+
+// One client socket, served by one event loop for its whole life. Everything it does runs on its
+// own strand (the loop's standby thread may run it too), so its state needs no lock; a call runs
+// on the thread that read its last bytes.
+//
+// A connection whose next call arrives right after its last reply (a client calling back to
+// back) is handed to a call thread, which serves it with blocking recv/send, as a
+// thread-per-connection server does: two system calls per call and a direct wake-up, where the
+// event loop needs epoll and a failed speculative read as well. The thread hands the connection
+// back to its loop once it has been quiet for a moment, so idle connections hold no thread.
+// While a call thread drives it (`driven_`, only changed on the strand), strand handlers leave
+// its state alone.
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(ServerCore* core, EventLoop* loop, boost::asio::ip::tcp::socket socket);
+
+  // Any thread.
+  void Start();
+
+  EventLoop* loop() const { return loop_; }
+
+  // Any thread. The server is stopping: an idle connection closes now, a busy one after its
+  // reply.
+  void OnServerStopping();
+
+  // Any thread: closes the connection if it has been waiting for bytes since before `cutoff_ms`.
+  void CloseIfIdleSince(int64_t cutoff_ms);
+
+  // On the strand, on the call thread driving it, or once no thread runs the event loop.
+  void Close();
+
+ private:
+  static std::string PeerOf(const boost::asio::ip::tcp::socket& socket);
+
+  // Lets the session run the next buffered call, or reads more. Called whenever the connection is
+  // idle and something changed.
+  void Pump();
+  // An HTTP client may still be sending (a body we refused, a header over the limit) when its
+  // error response goes out; closing a socket with unread bytes resets it, and the client may
+  // lose the response. So stop sending, discard what still arrives, and close on the client's
+  // EOF or after kLingerTime, as HTTP servers do.
+  void Linger();
+  void DiscardInput();
+  void ReadMore();
+  void OnRead(const boost::system::error_code& ec, size_t n);
+  // Sends a reply with one non-blocking send and returns true when all of it went out, which is
+  // the usual case: finishing inline saves a trip through the event loop (one epoll_wait and a
+  // handler) per call. Whatever the socket does not take at once is written asynchronously.
+  bool WriteNow(const std::vector<WireSession::Span>& spans);
+  void OnWritten(const boost::system::error_code& ec);
+  void NoteReplySent();
+
+  // On the strand: hands the connection to a call thread if it calls back to back and one is
+  // free. True when it did.
+  bool TryHandToCallThread();
+  // On the call thread: serves calls with blocking socket calls until the client is quiet for
+  // kDriveQuiet, the connection ends, or the server stops.
+  void Drive();
+  bool SendAll(const std::vector<WireSession::Span>& spans);
+  // On the call thread: gives the connection back to its loop.
+  void HandBack();
+
+  ServerCore* const core_;
+  EventLoop* const loop_;
+  Strand strand_;
+  boost::asio::ip::tcp::socket socket_;
+  WireSession session_;
+  boost::asio::steady_timer linger_timer_;
+  uint8_t discard_[4096];
+
+  // When the connection started waiting for bytes (steady ms), or 0 while it is not waiting.
+  // Written on the strand, read by the idle sweep.
+  std::atomic<int64_t> waiting_since_ms_{0};
+  // Set (on the strand) while a call thread serves the connection.
+  std::atomic<bool> driven_{false};
+  // The server is stopping; read by the call thread between calls.
+  std::atomic<bool> stop_requested_{false};
+  bool blocking_options_set_ = false;  // receive and send timeouts, set once
+  int64_t last_reply_us_ = 0;  // steady clock, when the last reply went out on the loop
+  bool busy_ = false;  // a reply is being written
+  bool closed_ = false;
+  bool close_after_reply_ = false;
+  bool lingering_ = false;
+};
+
+}  // namespace hbemu::server
