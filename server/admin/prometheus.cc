@@ -145,6 +145,14 @@ std::string Console::PrometheusText() const {
                static_cast<double>(s.wire->open[m].load()));
     }
   }
+  w.Family(p + "connections_on_call_threads", "gauge",
+           "Connections calling back to back, each served by a call thread of its own now.");
+  for (const ServicePort& s : sources_.services) {
+    if (s.wire) {
+      w.Sample(p + "connections_on_call_threads", Label("service", s.name),
+               static_cast<double>(s.wire->on_call_threads.load()));
+    }
+  }
   w.Family(p + "connections_accepted_total", "counter", "Connections ever seen, by wire mode.");
   for (const ServicePort& s : sources_.services) {
     if (!s.wire) continue;

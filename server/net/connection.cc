@@ -340,7 +340,9 @@ bool Connection::TryHandToCallThread() {
   if (NowUs() - last_reply_us_ > kBackToBackUs) return false;
   driven_.store(true, std::memory_order_release);
   auto self = shared_from_this();
+  core_->stats.on_call_threads.fetch_add(1, std::memory_order_relaxed);
   if (core_->call_threads->TryRun([self] { self->Drive(); })) return true;
+  core_->stats.on_call_threads.fetch_sub(1, std::memory_order_relaxed);
   driven_.store(false, std::memory_order_release);
   return false;
 }
@@ -355,6 +357,10 @@ void Connection::Drive() {
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof(patience));
   }
   SetDescriptorBlocking(fd, true);
+  struct Count {  // however the drive ends
+    WireStats& stats;
+    ~Count() { stats.on_call_threads.fetch_sub(1, std::memory_order_relaxed); }
+  } count{core_->stats};
   for (;;) {
     if (stop_requested_.load()) {
       Close();

@@ -26,6 +26,7 @@ struct WireStats {
   std::atomic<uint64_t> bytes_out{0};
   std::atomic<int64_t> open[kModes] = {};      // connections open now, once their format is known
   std::atomic<uint64_t> accepted[kModes] = {};  // connections ever seen, by format
+  std::atomic<int64_t> on_call_threads{0};      // connections a call thread serves now
 };
 
 inline const char* WireStats::ModeName(int index) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "server/admin/metrics.h"
+#include "server/net/wire_stats.h"
 #include "storage/store.h"
 #include "tests/test_util.h"
 
@@ -237,6 +238,31 @@ TEST_F(ConsoleTest, MetricsTextHasCallsTablesLevelDbAndProcess) {
   EXPECT_NE(text.find("hbase_emulator_leveldb_files{level=\"0\"}"), std::string::npos);
   EXPECT_NE(text.find("process_resident_memory_bytes "), std::string::npos);
   EXPECT_NE(text.find("# TYPE hbase_emulator_call_duration_seconds histogram"), std::string::npos);
+}
+
+TEST(ConsoleWireTest, MetricsTextShowsConnectionsByModeAndOnCallThreads) {
+  std::unique_ptr<storage::Store> store;
+  storage::StoreOptions options;
+  options.in_memory = true;
+  ASSERT_OK(storage::Store::Open(options, &store));
+  Metrics metrics;
+  WireStats wire;
+  wire.open[WireStats::ModeIndex({WireTransport::kFramed, WireProtocol::kCompact})] = 3;
+  wire.on_call_threads = 2;
+  ConsoleSources sources;
+  sources.store = store.get();
+  sources.metrics = &metrics;
+  ServicePort thrift1;
+  thrift1.name = "thrift1";
+  thrift1.wire = &wire;
+  sources.services.push_back(thrift1);
+  Console console(sources);
+  const std::string text = console.Handle("GET", "/metrics").body;
+  EXPECT_NE(text.find("hbase_emulator_connections{service=\"thrift1\",mode=\"framed_compact\"} 3"),
+            std::string::npos);
+  EXPECT_NE(text.find("hbase_emulator_connections_on_call_threads{service=\"thrift1\"} 2"),
+            std::string::npos)
+      << text;
 }
 
 TEST(ConsoleHelpersTest, ToStringBinaryEscapesLikeHBase) {

@@ -478,6 +478,7 @@ TEST(ThriftServerTest, BackToBackClientGetsACallThreadUntilItGoesQuiet) {
   Client other(server->port(), Wire{/*framed=*/true});
   ExpectEcho(other.GetRow("t", "first"), "t", "first");
   CallUntilACallThreadServes(*server, client);
+  EXPECT_EQ(server->stats().on_call_threads.load(), 1);
   // The call thread sends what the socket does not take at once, too.
   auto large = client.GetRow("large", "3000000");
   ASSERT_EQ(large.size(), 1u);
@@ -488,6 +489,7 @@ TEST(ThriftServerTest, BackToBackClientGetsACallThreadUntilItGoesQuiet) {
   // Quiet for longer than a call thread waits: the connection goes back to its loop and holds
   // no thread, and its next call is served there.
   EXPECT_TRUE(WaitUntil([&] { return server->BusyCallThreads() == 0; }));
+  EXPECT_EQ(server->stats().on_call_threads.load(), 0);
   ExpectEcho(client.GetRow("t", "after"), "t", "after");
 }
 
