@@ -118,7 +118,7 @@ RowVisibility::Skip RowVisibility::SkipFamily(std::string* key_suffix) const {
 }
 
 void RowVisibility::Add(std::string_view family, std::string_view qualifier, int64_t ts,
-                        CellType type, std::string_view stored_value, std::vector<Cell>* out) {
+                        CellType type, std::string_view stored_value, CellSink* out) {
   if (filter_ != nullptr) {
     // HBase's matcher asks filterAllRemaining before every cell (DONE_SCAN).
     if (filter_done_) return;
@@ -180,7 +180,7 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
     return;
   }
   if (filter_ == nullptr) {
-    if (CountForStoreLimit()) out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
+    if (CountForStoreLimit()) out->Append(family_, qualifier_, ts, value);
     // Any later put of this column would only be counted over the cap; knowing it now lets
     // the reader skip the column's remaining versions.
     if (versions_seen_ >= max_versions_) column_done_ = true;
@@ -221,7 +221,7 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
   }
   Cell cell{family_, qualifier_, ts, std::string(value)};
   filter_->TransformCell(&cell);
-  if (CountForStoreLimit()) out->push_back(std::move(cell));
+  if (CountForStoreLimit()) out->AppendCell(std::move(cell));
 }
 
 }  // namespace hbemu::storage

@@ -41,9 +41,15 @@ class RowVisibility {
                 Filter* filter = nullptr, std::string_view row = {},
                 Purpose purpose = Purpose::kRead);
 
-  // Feeds the next stored cell of the row. Appends it to *out when the read sees it.
+  // Feeds the next stored cell of the row. Hands it to *out when the read sees it.
   void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
-           std::string_view stored_value, std::vector<Cell>* out);
+           std::string_view stored_value, CellSink* out);
+  // The same, appending a Cell to *out.
+  void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
+           std::string_view stored_value, std::vector<Cell>* out) {
+    CellVectorSink sink(out);
+    Add(family, qualifier, timestamp, type, stored_value, &sink);
+  }
 
   // What a reader without a filter may skip after the last Add: the cells that cannot change
   // the result (the rest of a column that has its versions, unselected columns and families),

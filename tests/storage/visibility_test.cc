@@ -14,6 +14,7 @@
 
 #include "storage/filter_parser.h"
 #include "storage/key_format.h"
+#include "storage/row_batch.h"
 #include "tests/test_util.h"
 
 namespace hbemu::storage {
@@ -93,6 +94,19 @@ std::vector<std::string> ResolveAll(const TableDescriptor& table, const ReadSpec
   return CellStrings(out);
 }
 
+// The same into a RowBatch, the scan path's sink, rendered as CellStrings renders Cells.
+std::vector<std::string> ResolveIntoBatch(const TableDescriptor& table, const ReadSpec& spec,
+                                          const std::vector<Stored>& sorted, int64_t now,
+                                          Filter* filter = nullptr) {
+  RowVisibility visibility(&table, &spec, now, filter, "r");
+  RowBatch batch;
+  batch.BeginRow("r");
+  for (const auto& c : sorted) {
+    visibility.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &batch);
+  }
+  return CellStrings(batch.ToRowResult(0).cells);
+}
+
 // Follows SkipAhead as Store's point read does: a seek lands on the first cell at or after
 // the target. *fed counts the cells handed to Add.
 std::vector<std::string> ResolveSkipping(const TableDescriptor& table, const ReadSpec& spec,
@@ -127,6 +141,7 @@ std::vector<std::string> Resolve(const TableDescriptor& table, const ReadSpec& s
   const std::vector<Stored> sorted = SortedByKey(std::move(cells));
   std::vector<std::string> all = ResolveAll(table, spec, sorted, now);
   EXPECT_EQ(ResolveSkipping(table, spec, sorted, now), all) << "skipping changed the result";
+  EXPECT_EQ(ResolveIntoBatch(table, spec, sorted, now), all) << "the sink saw other cells";
   return all;
 }
 
@@ -350,6 +365,42 @@ TEST(VisibilitySkipTest, NeverSkipsWithAFilter) {
   visibility.Add("f", "q", 2, kPut, v, &out);
   std::string suffix;
   EXPECT_EQ(visibility.SkipAhead(&suffix), RowVisibility::Skip::kNone);
+}
+
+// The scan path hands visible cells to a CellSink (a RowBatch) instead of building Cells: it
+// must get exactly the cells, bytes and order of the vector form, filter decisions and a
+// filter's rewritten cells (KeyOnlyFilter) included.
+TEST(VisibilitySinkTest, SinkGetsWhatTheVectorFormGets) {
+  TableDescriptor table = MakeTable(3);
+  ReadSpec spec;
+  spec.max_versions = 2;
+  const std::vector<Stored> sorted = SortedByKey({
+      {"f", "", 5, kPut, "empty qualifier"},
+      {"f", "a", 9, kPut, "\0\xff binary"s},
+      {"f", "a", 8, kPut, "older"},
+      {"f", "a", 7, kPut, "beyond the versions"},
+      {"f", "b", 6, kDel},
+      {"f", "b", 6, kPut, "deleted"},
+      {"f", "b", 4, kPut, "visible"},
+      {"g", "c", 3, kPut, ""},
+  });
+  for (const char* text : {"", "KeyOnlyFilter()", "ValueFilter(!=, 'binary:older')"}) {
+    SCOPED_TRACE(text);
+    std::shared_ptr<const Filter> parsed;
+    std::unique_ptr<Filter> for_vector, for_batch;
+    if (*text != '\0') {
+      ASSERT_OK(ParseFilterString(text, &parsed));
+      for_vector = parsed->Clone();
+      for_batch = parsed->Clone();
+    }
+    RowVisibility visibility(&table, &spec, kNow, for_vector.get(), "r");
+    std::vector<Cell> cells;
+    for (const auto& c : sorted) {
+      visibility.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &cells);
+    }
+    EXPECT_FALSE(cells.empty());
+    EXPECT_EQ(ResolveIntoBatch(table, spec, sorted, kNow, for_batch.get()), CellStrings(cells));
+  }
 }
 
 // Random rows, tables and reads: following SkipAhead sees exactly what feeding every cell sees.
