@@ -617,8 +617,9 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
     throw e;
   }
   std::lock_guard<std::mutex> lock(entry->mu);
+  const size_t first = rows->size();
   ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
-  for (size_t i = 0; i < rows->size(); ++i) admin::NoteRead(entry->table, rows->row_key(i));
+  admin::NoteReads(entry->table, *rows, first);
   *sorted_columns = entry->sorted_columns;
 }
 

@@ -273,7 +273,7 @@ void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage:
     std::lock_guard<std::mutex> lock(entry->mu);
     ThrowIfError(entry->scanner->Next(static_cast<size_t>(numRows), rows));
   }
-  for (size_t i = first; i < rows->size(); ++i) admin::NoteRead(entry->table, rows->row_key(i));
+  admin::NoteReads(entry->table, *rows, first);
 }
 
 void ThbaseHandler::closeScanner(int32_t scannerId) {
