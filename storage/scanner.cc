@@ -1,6 +1,7 @@
 #include "storage/scanner.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
@@ -40,7 +41,7 @@ bool DecodeRowKey(const std::string& row_key_prefix, std::string* scratch, std::
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
                RowBatch* out, Filter* filter, int32_t /*batch*/, bool* scan_done,
-               bool* hidden_tail) {
+               bool* hidden_tail, RowVisibility* reused) {
   std::string decoded;
   std::string_view row;
   if (!DecodeRowKey(row_key_prefix, &decoded, &row)) return Status::Corruption("bad row key");
@@ -67,7 +68,10 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
   CellVectorSink cell_sink(&cells);
   CellSink* const sink = row_filter ? static_cast<CellSink*>(&cell_sink) : out;
   auto visible = [&] { return row_filter ? cells.size() : out->cell_count(row_index); };
-  RowVisibility visibility(&table, &spec, now_ms, filter, row);
+  std::optional<RowVisibility> own;
+  if (reused != nullptr) reused->Reset(filter, row);
+  RowVisibility& visibility =
+      reused != nullptr ? *reused : own.emplace(&table, &spec, now_ms, filter, row);
   ParsedCellKey parsed;
   for (; it->Valid(); it->Next()) {
     const std::string_view key = View(it->key());
@@ -161,6 +165,7 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
     upper_ = std::min(upper_, prefix_limit);
   }
   if (lower_ >= upper_) exhausted_ = true;
+  visibility_ = std::make_unique<RowVisibility>(table_.get(), &spec_.read, now_ms_);
   if (spec_.read.filter != nullptr) {
     filter_ = spec_.read.filter->Clone();
     filter_->SetReversed(spec_.reversed);
@@ -270,7 +275,7 @@ bool Scanner::FetchRow(RowBatch* out, Status* status) {
 bool Scanner::ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status) {
   const size_t rows = out->size();
   *status = ReadRow(it_.get(), row_key_prefix, *table_, spec_.read, now_ms_, out, filter_.get(),
-                    spec_.batch, &filter_done_, HiddenTailOut());
+                    spec_.batch, &filter_done_, HiddenTailOut(), visibility_.get());
   const bool visible = status->ok() && out->size() > rows && out->cell_count(rows) > 0;
   if (!visible && out->size() > rows) out->DropLastRow();
   return visible;

@@ -20,6 +20,8 @@ class Snapshot;
 
 namespace hbemu::storage {
 
+class RowVisibility;
+
 // Reads the visible cells of the row whose keys start with `row_key_prefix`, starting at the
 // iterator's position (the row's first key). result->row is set even when no cell is visible.
 //
@@ -38,10 +40,13 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                bool* scan_done = nullptr, bool* hidden_tail = nullptr);
 // The same, appending the row to *out (a row with no visible cells is appended with none, and
 // on an error the last row may be incomplete): the scan path, without a Cell per value.
+// `visibility`, when given, is a RowVisibility of this table, spec and clock reading that is
+// Reset and reused for this row.
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
                RowBatch* out, Filter* filter = nullptr, int32_t batch = 0,
-               bool* scan_done = nullptr, bool* hidden_tail = nullptr);
+               bool* scan_done = nullptr, bool* hidden_tail = nullptr,
+               RowVisibility* visibility = nullptr);
 
 // An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
@@ -96,6 +101,7 @@ class Scanner {
   RowBatch pending_;
   size_t pending_pos_ = 0;
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
+  std::unique_ptr<RowVisibility> visibility_;  // reused from row to row
   bool filter_done_ = false;        // the filter ended the scan
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
   size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet

@@ -15,15 +15,27 @@ bool RowVisibility::Contains(const std::vector<int64_t>& v, int64_t ts) {
   return std::find(v.begin(), v.end(), ts) != v.end();
 }
 
+void RowVisibility::Reset(Filter* filter, std::string_view row) {
+  filter_ = filter;
+  row_ = row;
+  filter_done_ = false;
+  family_done_ = false;
+  hint_active_ = false;
+  in_family_ = false;
+  in_column_ = false;
+}
+
 void RowVisibility::EnterFamily(std::string_view family) {
   in_family_ = true;
-  family_.assign(family.data(), family.size());
-  family_desc_ = table_->FindFamily(family_);
   delete_family_ts_ = -1;
   family_version_deletes_.clear();
   in_column_ = false;
   family_done_ = false;
   family_cells_ = 0;
+  if (family_looked_up_ && family == family_) return;  // the next row's cells of this family
+  family_looked_up_ = true;
+  family_.assign(family.data(), family.size());
+  family_desc_ = table_->FindFamily(family_);
   time_range_ = &spec_->TimeRangeFor(family_);
 
   selected_qualifiers_ = nullptr;

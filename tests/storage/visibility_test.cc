@@ -445,5 +445,63 @@ TEST(VisibilitySkipTest, SkippingNeverChangesWhatARandomReadSees) {
   }
 }
 
+// A scan reuses one RowVisibility from row to row (Reset). Each row must then be seen exactly
+// as a new instance sees it, markers, versions, selections, TTLs and filters included: nothing
+// of a row may leak into the next, whichever families the rows have.
+TEST(VisibilityResetTest, ResetForTheNextRowSeesWhatANewInstanceSees) {
+  std::mt19937_64 rng = testutil::MakeRng(12);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  const std::vector<std::string> families = {"e", "f", "g"};  // "e" is not in the schema
+  const std::vector<std::string> qualifiers = {"", "\0"s, "a", "b", "\xff"s};
+  const CellType types[] = {kPut, kPut, kPut, kDel, kDelCol, kDelFam, kDelFamVer};
+  const char* filters[] = {"", "", "ValueFilter(!=, 'binary:v3')", "ColumnPaginationFilter(1, 1)",
+                           "KeyOnlyFilter()"};
+  for (int iteration = 0; iteration < 1000; ++iteration) {
+    SCOPED_TRACE("iteration " + std::to_string(iteration));
+    const int32_t f_versions = 1 + pick(3);
+    TableDescriptor table = MakeTable(f_versions, pick(3) == 0 ? 3600 : kForeverTtl,
+                                      pick(f_versions + 1), static_cast<KeepDeletedCells>(pick(3)));
+    ReadSpec spec;
+    spec.max_versions = 1 + pick(3);
+    if (pick(3) == 0) spec.time_range = TimeRange{pick(6), 4 + pick(10)};
+    for (int k = pick(3); k > 0; --k) {
+      const std::string family = families[1 + pick(2)];
+      if (pick(2) == 0) {
+        spec.columns.AddFamily(family);
+      } else {
+        spec.columns.AddColumn(family, qualifiers[pick(5)]);
+      }
+    }
+    std::shared_ptr<const Filter> parsed;
+    const char* text = filters[pick(5)];
+    if (*text != '\0') ASSERT_OK(ParseFilterString(text, &parsed));
+    std::unique_ptr<Filter> reused_filter = parsed ? parsed->Clone() : nullptr;
+    RowVisibility reused(&table, &spec, kNow);
+    for (int row = 0; row < 4; ++row) {
+      std::vector<Stored> cells;
+      for (int i = 1 + pick(12); i > 0; --i) {
+        const CellType type = types[pick(7)];
+        const bool family_marker = type == kDelFam || type == kDelFamVer;
+        Stored c{families[pick(3)], family_marker ? "" : qualifiers[pick(5)], 1 + pick(10), type};
+        if (pick(4) == 0) c.ts = kNow - 3600 * 1000 - 1 - pick(3);  // past the family TTL
+        if (type == kPut) c.value = "v" + std::to_string(pick(6));
+        cells.push_back(c);
+      }
+      const std::vector<Stored> sorted = SortedByKey(cells);
+      const std::string key = "row" + std::to_string(row);
+      std::unique_ptr<Filter> fresh_filter = parsed ? parsed->Clone() : nullptr;
+      RowVisibility fresh(&table, &spec, kNow, fresh_filter.get(), key);
+      reused.Reset(reused_filter.get(), key);
+      std::vector<Cell> want, got;
+      for (const Stored& c : sorted) {
+        fresh.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &want);
+        reused.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &got);
+      }
+      ASSERT_EQ(CellStrings(got), CellStrings(want)) << "row " << row;
+      if (reused_filter != nullptr) reused_filter->Reset();  // as ReadRow does between rows
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hbemu::storage
