@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace hbemu::storage {
@@ -44,6 +46,35 @@ struct RowResult {
   // More cells of this row follow in the next RowResult (a batch-split piece that is not the
   // last): HBase's Result.mayHaveMoreCellsInRow, Thrift2's TResult.partial.
   bool partial = false;
+};
+
+// Where a read puts the cells it sees, one at a time, in HBase order. The views are valid only
+// during the call: a sink copies what it keeps. The scan path hands cells to a RowBatch
+// (row_batch.h), one flat buffer, instead of building a Cell with three strings for each.
+class CellSink {
+ public:
+  virtual ~CellSink() = default;
+  virtual void Append(std::string_view family, std::string_view qualifier, int64_t timestamp,
+                      std::string_view value) = 0;
+  // The same for a cell the reader built anyway (a filter's transformed cell).
+  virtual void AppendCell(Cell&& cell) {
+    Append(cell.family, cell.qualifier, cell.timestamp, cell.value);
+  }
+};
+
+// A sink that appends Cells to a vector, for reads whose results are kept as Cells.
+class CellVectorSink final : public CellSink {
+ public:
+  explicit CellVectorSink(std::vector<Cell>* out) : out_(out) {}
+  void Append(std::string_view family, std::string_view qualifier, int64_t timestamp,
+              std::string_view value) override {
+    out_->push_back(
+        Cell{std::string(family), std::string(qualifier), timestamp, std::string(value)});
+  }
+  void AppendCell(Cell&& cell) override { out_->push_back(std::move(cell)); }
+
+ private:
+  std::vector<Cell>* const out_;
 };
 
 inline uint8_t HBaseTypeCode(CellType type) {

@@ -1,6 +1,7 @@
 #include "storage/scanner.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
@@ -20,17 +21,32 @@ Status IteratorStatus(const leveldb::Iterator* it) {
 
 std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
 
+// The row key of a row's key prefix (r + id + enc(row)). Most keys hold no zero byte, so
+// their encoding is the key itself plus the terminator and they need no copy.
+bool DecodeRowKey(const std::string& row_key_prefix, std::string* scratch, std::string_view* row) {
+  std::string_view encoded(row_key_prefix);
+  encoded.remove_prefix(9);  // tag + table id
+  if (encoded.size() >= 2 && encoded.substr(encoded.size() - 2) == std::string_view("\0\x01", 2) &&
+      encoded.find('\0') == encoded.size() - 2) {
+    *row = encoded.substr(0, encoded.size() - 2);
+    return true;
+  }
+  if (!GetEscapedTerminated(&encoded, scratch)) return false;
+  *row = *scratch;
+  return true;
+}
+
 }  // namespace
 
 Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowResult* result, Filter* filter, int32_t batch, bool* scan_done,
-               bool* hidden_tail) {
-  std::string_view encoded_row(row_key_prefix);
-  encoded_row.remove_prefix(9);  // tag + table id
-  if (!GetEscapedTerminated(&encoded_row, &result->row)) {
-    return Status::Corruption("bad row key");
-  }
+               RowBatch* out, Filter* filter, int32_t /*batch*/, bool* scan_done,
+               bool* hidden_tail, RowVisibility* reused) {
+  std::string decoded;
+  std::string_view row;
+  if (!DecodeRowKey(row_key_prefix, &decoded, &row)) return Status::Corruption("bad row key");
+  out->BeginRow(row);
+  const size_t row_index = out->size() - 1;
   if (filter != nullptr) {
     // RegionScannerImpl: a finished filter ends the scan; filterRowKey may drop the row
     // before any of its cells is read (FilterWrapper checks filterAllRemaining first).
@@ -38,14 +54,24 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
       *scan_done = true;
       return Status::OK();
     }
-    if (filter->FilterRowKey(result->row)) {
+    if (filter->FilterRowKey(row)) {
       if (filter->FilterAllRemaining()) *scan_done = true;
       filter->Reset();
       it->Seek(PrefixSuccessor(row_key_prefix));
       return IteratorStatus(it);
     }
   }
-  RowVisibility visibility(&table, &spec, now_ms, filter, result->row);
+  // A row-level filter rewrites the row's cell list (filterRowCells): it gets Cells. Every
+  // other read writes its cells straight into *out.
+  const bool row_filter = filter != nullptr && filter->HasFilterRow();
+  std::vector<Cell> cells;
+  CellVectorSink cell_sink(&cells);
+  CellSink* const sink = row_filter ? static_cast<CellSink*>(&cell_sink) : out;
+  auto visible = [&] { return row_filter ? cells.size() : out->cell_count(row_index); };
+  std::optional<RowVisibility> own;
+  if (reused != nullptr) reused->Reset(filter, row);
+  RowVisibility& visibility =
+      reused != nullptr ? *reused : own.emplace(&table, &spec, now_ms, filter, row);
   ParsedCellKey parsed;
   for (; it->Valid(); it->Next()) {
     const std::string_view key = View(it->key());
@@ -56,12 +82,12 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
     if (!ParseCellKeySuffix(key.substr(row_key_prefix.size()), &parsed)) {
       return Status::Corruption("bad cell key in table " + table.name.ToString());
     }
-    const size_t before = result->cells.size();
+    const size_t before = hidden_tail != nullptr ? visible() : 0;
     visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
-                   View(it->value()), &result->cells);
+                   View(it->value()), sink);
     if (hidden_tail != nullptr) {
       // Only the stores (families) the read opens hold cells HBase's heap can peek at.
-      if (result->cells.size() != before) {
+      if (visible() != before) {
         *hidden_tail = false;
       } else if (spec.columns.all() || spec.columns.families().count(parsed.family) > 0) {
         *hidden_tail = true;
@@ -72,13 +98,13 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
   HBEMU_RETURN_IF_ERROR(IteratorStatus(it));
   if (filter == nullptr) return Status::OK();
   if (visibility.filter_done()) *scan_done = true;
-  std::vector<Cell>& cells = result->cells;
-  if (filter->HasFilterRow()) {
+  if (row_filter) {
     // FilterWrapper.filterRowCellsWithRet: filterRow is asked only of a non-empty row.
     filter->FilterRowCells(&cells);
     if (!cells.empty() && filter->FilterRow()) cells.clear();
-  } else if (!cells.empty() && filter->FilterRow()) {
-    cells.clear();
+    for (const Cell& c : cells) out->Append(c.family, c.qualifier, c.timestamp, c.value);
+  } else if (out->cell_count(row_index) > 0 && filter->FilterRow()) {
+    out->TruncateLastRow(0);
   }
   // A filter that is done before reset (ColumnCountGetFilter past its limit) ends the scan:
   // HBase's store scanner asks filterAllRemaining at the next row's first cell, before the
@@ -86,6 +112,23 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
   if (filter->FilterAllRemaining()) *scan_done = true;
   filter->Reset();
   return Status::OK();
+}
+
+Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
+               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
+               RowResult* result, Filter* filter, int32_t batch, bool* scan_done,
+               bool* hidden_tail) {
+  RowBatch rows;
+  const Status status = ReadRow(it, row_key_prefix, table, spec, now_ms, &rows, filter, batch,
+                                scan_done, hidden_tail);
+  if (rows.empty()) return status;
+  result->row.assign(rows.row_key(0));
+  for (size_t i = 0; i < rows.cell_count(0); ++i) {
+    const RowBatch::CellRef c = rows.cell(0, i);
+    result->cells.push_back(
+        Cell{std::string(c.family), std::string(c.qualifier), c.timestamp, std::string(c.value)});
+  }
+  return status;
 }
 
 Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
@@ -122,6 +165,7 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
     upper_ = std::min(upper_, prefix_limit);
   }
   if (lower_ >= upper_) exhausted_ = true;
+  visibility_ = std::make_unique<RowVisibility>(table_.get(), &spec_.read, now_ms_);
   if (spec_.read.filter != nullptr) {
     filter_ = spec_.read.filter->Clone();
     filter_->SetReversed(spec_.reversed);
@@ -148,7 +192,7 @@ Scanner::~Scanner() {
   db_->ReleaseSnapshot(snapshot_);
 }
 
-Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
+Status Scanner::Next(size_t max_results, RowBatch* out) {
   if (spec_.batch > 0 && filter_ != nullptr && filter_->HasFilterRow()) {
     // HBase's region server refuses a batch limit with a row-level filter when the scan
     // opens there, i.e. at the first fetch (and at every retry of it): a retryable IOException
@@ -159,43 +203,46 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
   if (spec_.reversed && filter_ != nullptr && LoadsFamiliesOnDemand()) {
     return Status::DoNotRetry("Reverse scan with loading CFs on demand is not supported");
   }
+  const size_t batch = spec_.batch > 0 ? static_cast<size_t>(spec_.batch) : 0;
   Status status;
-  for (size_t produced = 0; produced < max_results; ++produced) {
-    if (pending_pos_ >= pending_.cells.size()) {
-      // The row limit counts whole rows: every piece of the last row still comes out.
-      const bool limit_reached = spec_.limit > 0 && rows_fetched_ >= spec_.limit;
-      if (exhausted_ || limit_reached || !FetchRow(&status)) {
-        exhausted_ = true;
-        break;
-      }
-      ++rows_fetched_;
-    }
-    const size_t remaining = pending_.cells.size() - pending_pos_;
-    const size_t take = spec_.batch > 0 ? std::min(remaining, static_cast<size_t>(spec_.batch))
-                                        : remaining;
-    // A piece that fills the batch exactly stops HBase's store scanner right after its last
-    // cell; it reports more cells in the row when any stored cell of it follows, hidden or not.
-    const bool hidden_after = spec_.batch > 0 && take == static_cast<size_t>(spec_.batch) &&
-                              pending_hidden_tail_;
-    if (pending_pos_ == 0 && take == remaining) {  // the common case: a whole row, no copy
-      pending_.partial = hidden_after;
-      out->push_back(std::move(pending_));
-      pending_ = RowResult();
+  for (size_t produced = 0; produced < max_results;) {
+    if (batch > 0 && !pending_.empty() && pending_pos_ < pending_.cell_count(0)) {
+      const size_t total = pending_.cell_count(0);
+      const size_t take = std::min(total - pending_pos_, batch);
+      // A piece that fills the batch exactly stops HBase's store scanner right after its last
+      // cell; it reports more cells in the row when any stored cell of it follows, hidden or
+      // not.
+      const bool hidden_after = take == batch && pending_hidden_tail_;
+      out->AppendPiece(pending_, 0, pending_pos_, take,
+                       pending_pos_ + take < total || hidden_after);
+      pending_pos_ += take;
+      ++produced;
       continue;
     }
-    RowResult piece;
-    piece.row = pending_.row;
-    auto first = pending_.cells.begin() + static_cast<std::ptrdiff_t>(pending_pos_);
-    piece.cells.assign(std::make_move_iterator(first),
-                       std::make_move_iterator(first + static_cast<std::ptrdiff_t>(take)));
-    pending_pos_ += take;
-    piece.partial = pending_pos_ < pending_.cells.size() || hidden_after;
-    out->push_back(std::move(piece));
-    if (pending_pos_ >= pending_.cells.size()) {
-      pending_ = RowResult();
+    // The row limit counts whole rows: every piece of the last row still comes out.
+    const bool limit_reached = spec_.limit > 0 && rows_fetched_ >= spec_.limit;
+    // Without a batch limit a row is read straight into *out, whole.
+    RowBatch* target = out;
+    if (batch > 0) {
+      pending_.Clear();
       pending_pos_ = 0;
+      target = &pending_;
     }
+    if (exhausted_ || limit_reached || !FetchRow(target, &status)) {
+      exhausted_ = true;
+      break;
+    }
+    ++rows_fetched_;
+    if (batch == 0) ++produced;
   }
+  return status;
+}
+
+Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
+  RowBatch rows;
+  const Status status = Next(max_results, &rows);
+  out->reserve(out->size() + rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) out->push_back(rows.ToRowResult(i));
   return status;
 }
 
@@ -220,14 +267,21 @@ bool Scanner::LoadsFamiliesOnDemand() const {
   return false;
 }
 
-bool Scanner::FetchRow(Status* status) {
-  pending_ = RowResult();
-  pending_pos_ = 0;
+bool Scanner::FetchRow(RowBatch* out, Status* status) {
   if (filter_done_) return false;
-  return spec_.reversed ? FetchRowReverse(status) : FetchRowForward(status);
+  return spec_.reversed ? FetchRowReverse(out, status) : FetchRowForward(out, status);
 }
 
-bool Scanner::FetchRowForward(Status* status) {
+bool Scanner::ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status) {
+  const size_t rows = out->size();
+  *status = ReadRow(it_.get(), row_key_prefix, *table_, spec_.read, now_ms_, out, filter_.get(),
+                    spec_.batch, &filter_done_, HiddenTailOut(), visibility_.get());
+  const bool visible = status->ok() && out->size() > rows && out->cell_count(rows) > 0;
+  if (!visible && out->size() > rows) out->DropLastRow();
+  return visible;
+}
+
+bool Scanner::FetchRowForward(RowBatch* out, Status* status) {
   if (!started_) {
     it_->Seek(lower_);
     started_ = true;
@@ -240,18 +294,14 @@ bool Scanner::FetchRowForward(Status* status) {
     }
     row_prefix_.assign(it_->key().data(), n);
     EnterRegionOf(row_prefix_);
-    pending_.cells.clear();  // a skipped row leaves none, but ReadRow appends
-    *status = ReadRow(it_.get(), row_prefix_, *table_, spec_.read, now_ms_, &pending_,
-                      filter_.get(), spec_.batch, &filter_done_, HiddenTailOut());
-    if (!status->ok()) return false;
-    if (!pending_.cells.empty()) return true;
-    if (filter_done_) return false;
+    if (ReadOneRow(row_prefix_, out, status)) return true;
+    if (!status->ok() || filter_done_) return false;
   }
   *status = IteratorStatus(it_.get());
   return false;
 }
 
-bool Scanner::FetchRowReverse(Status* status) {
+bool Scanner::FetchRowReverse(RowBatch* out, Status* status) {
   if (!started_) {
     it_->Seek(upper_);
     if (it_->Valid()) {
@@ -277,15 +327,8 @@ bool Scanner::FetchRowReverse(Status* status) {
     last_row_prefix_.assign(it_->key().data(), n);
     EnterRegionOf(last_row_prefix_);
     it_->Seek(last_row_prefix_);
-    RowResult row;
-    *status = ReadRow(it_.get(), last_row_prefix_, *table_, spec_.read, now_ms_, &row,
-                      filter_.get(), spec_.batch, &filter_done_, HiddenTailOut());
-    if (!status->ok()) return false;
-    if (!row.cells.empty()) {
-      pending_ = std::move(row);
-      return true;
-    }
-    if (filter_done_) return false;
+    if (ReadOneRow(last_row_prefix_, out, status)) return true;
+    if (!status->ok() || filter_done_) return false;
     it_->Seek(last_row_prefix_);
     if (it_->Valid()) {
       it_->Prev();

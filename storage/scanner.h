@@ -8,6 +8,7 @@
 
 #include "storage/cell.h"
 #include "storage/read_spec.h"
+#include "storage/row_batch.h"
 #include "storage/schema.h"
 #include "storage/status.h"
 
@@ -18,6 +19,8 @@ class Snapshot;
 }  // namespace leveldb
 
 namespace hbemu::storage {
+
+class RowVisibility;
 
 // Reads the visible cells of the row whose keys start with `row_key_prefix`, starting at the
 // iterator's position (the row's first key). result->row is set even when no cell is visible.
@@ -35,6 +38,15 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
                const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
                RowResult* result, Filter* filter = nullptr, int32_t batch = 0,
                bool* scan_done = nullptr, bool* hidden_tail = nullptr);
+// The same, appending the row to *out (a row with no visible cells is appended with none, and
+// on an error the last row may be incomplete): the scan path, without a Cell per value.
+// `visibility`, when given, is a RowVisibility of this table, spec and clock reading that is
+// Reset and reused for this row.
+Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
+               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
+               RowBatch* out, Filter* filter = nullptr, int32_t batch = 0,
+               bool* scan_done = nullptr, bool* hidden_tail = nullptr,
+               RowVisibility* visibility = nullptr);
 
 // An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
@@ -48,18 +60,23 @@ class Scanner {
   Scanner(const Scanner&) = delete;
   Scanner& operator=(const Scanner&) = delete;
 
-  // Appends up to `max_results` results to *out. Fewer (possibly none) means the scan is
-  // exhausted (or its row limit reached); later calls return none. A batch-split piece that
-  // is not its row's last has `partial` set.
+  // Appends up to `max_results` results to *out as rows. Fewer (possibly none) means the
+  // scan is exhausted (or its row limit reached); later calls return none. A batch-split piece
+  // that is not its row's last has `partial` set.
+  Status Next(size_t max_results, RowBatch* out);
+  // The same, as RowResults.
   Status Next(size_t max_results, std::vector<RowResult>* out);
 
  private:
   // True when the filter leaves a scanned family to be loaded on demand (HBase's joined heap).
   bool LoadsFamiliesOnDemand() const;
-  // Loads the next row with visible cells into pending_. False when the scan is exhausted.
-  bool FetchRow(Status* status);
-  bool FetchRowForward(Status* status);
-  bool FetchRowReverse(Status* status);
+  // Appends the next row with visible cells to *out. False when the scan is exhausted.
+  bool FetchRow(RowBatch* out, Status* status);
+  bool FetchRowForward(RowBatch* out, Status* status);
+  bool FetchRowReverse(RowBatch* out, Status* status);
+  // Reads the row at `row_key_prefix` into *out; true when it has visible cells (else it is
+  // not left in *out).
+  bool ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status);
   // Where ReadRow reports the row's hidden tail: only batched scans need it.
   bool* HiddenTailOut();
   // Called with each row's key prefix before it is read. HBase runs a scan region by region,
@@ -79,12 +96,15 @@ class Scanner {
   bool exhausted_ = false;
   std::string row_prefix_;       // the current row's key prefix (forward scans)
   std::string last_row_prefix_;  // reverse scans resume before this row
-  RowResult pending_;            // a row fetched but not yet fully returned (batching)
+  // With a batch limit, the row being returned in pieces (one row at most), and how many of
+  // its cells have been returned.
+  RowBatch pending_;
+  size_t pending_pos_ = 0;
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
+  std::unique_ptr<RowVisibility> visibility_;  // reused from row to row
   bool filter_done_ = false;        // the filter ended the scan
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
   size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet
-  size_t pending_pos_ = 0;
   int64_t rows_fetched_ = 0;  // rows with visible cells so far, against spec_.limit
   bool pending_hidden_tail_ = false;  // pending_'s row has hidden cells after its last one
 };

@@ -15,15 +15,27 @@ bool RowVisibility::Contains(const std::vector<int64_t>& v, int64_t ts) {
   return std::find(v.begin(), v.end(), ts) != v.end();
 }
 
+void RowVisibility::Reset(Filter* filter, std::string_view row) {
+  filter_ = filter;
+  row_ = row;
+  filter_done_ = false;
+  family_done_ = false;
+  hint_active_ = false;
+  in_family_ = false;
+  in_column_ = false;
+}
+
 void RowVisibility::EnterFamily(std::string_view family) {
   in_family_ = true;
-  family_.assign(family.data(), family.size());
-  family_desc_ = table_->FindFamily(family_);
   delete_family_ts_ = -1;
   family_version_deletes_.clear();
   in_column_ = false;
   family_done_ = false;
   family_cells_ = 0;
+  if (family_looked_up_ && family == family_) return;  // the next row's cells of this family
+  family_looked_up_ = true;
+  family_.assign(family.data(), family.size());
+  family_desc_ = table_->FindFamily(family_);
   time_range_ = &spec_->TimeRangeFor(family_);
 
   selected_qualifiers_ = nullptr;
@@ -118,7 +130,7 @@ RowVisibility::Skip RowVisibility::SkipFamily(std::string* key_suffix) const {
 }
 
 void RowVisibility::Add(std::string_view family, std::string_view qualifier, int64_t ts,
-                        CellType type, std::string_view stored_value, std::vector<Cell>* out) {
+                        CellType type, std::string_view stored_value, CellSink* out) {
   if (filter_ != nullptr) {
     // HBase's matcher asks filterAllRemaining before every cell (DONE_SCAN).
     if (filter_done_) return;
@@ -180,7 +192,7 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
     return;
   }
   if (filter_ == nullptr) {
-    if (CountForStoreLimit()) out->push_back(Cell{family_, qualifier_, ts, std::string(value)});
+    if (CountForStoreLimit()) out->Append(family_, qualifier_, ts, value);
     // Any later put of this column would only be counted over the cap; knowing it now lets
     // the reader skip the column's remaining versions.
     if (versions_seen_ >= max_versions_) column_done_ = true;
@@ -221,7 +233,7 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
   }
   Cell cell{family_, qualifier_, ts, std::string(value)};
   filter_->TransformCell(&cell);
-  if (CountForStoreLimit()) out->push_back(std::move(cell));
+  if (CountForStoreLimit()) out->AppendCell(std::move(cell));
 }
 
 }  // namespace hbemu::storage

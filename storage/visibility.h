@@ -25,7 +25,7 @@ namespace hbemu::storage {
 // family VERSIONS before the filter, and accepted cells up to min(request, VERSIONS) after it.
 // The filter's return code steers the rest of the column / family / row as HBase's seeks do.
 //
-// Not thread-safe; one instance per row read.
+// Not thread-safe; one instance per read, Reset between the rows of a scan.
 class RowVisibility {
  public:
   // Who is reading. A flush (prune.h) keeps what a read of every version would see, except
@@ -41,9 +41,15 @@ class RowVisibility {
                 Filter* filter = nullptr, std::string_view row = {},
                 Purpose purpose = Purpose::kRead);
 
-  // Feeds the next stored cell of the row. Appends it to *out when the read sees it.
+  // Feeds the next stored cell of the row. Hands it to *out when the read sees it.
   void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
-           std::string_view stored_value, std::vector<Cell>* out);
+           std::string_view stored_value, CellSink* out);
+  // The same, appending a Cell to *out.
+  void Add(std::string_view family, std::string_view qualifier, int64_t timestamp, CellType type,
+           std::string_view stored_value, std::vector<Cell>* out) {
+    CellVectorSink sink(out);
+    Add(family, qualifier, timestamp, type, stored_value, &sink);
+  }
 
   // What a reader without a filter may skip after the last Add: the cells that cannot change
   // the result (the rest of a column that has its versions, unselected columns and families),
@@ -63,6 +69,13 @@ class RowVisibility {
   // read: later cells are ignored and the scan ends after this row.
   bool filter_done() const { return filter_done_; }
 
+  // Starts another row of the same read, as a new RowVisibility with the same table, spec,
+  // clock reading and purpose would, with `filter` (a scan's filter is new in each region).
+  // What depends only on a family (its descriptor, selection, versions, time range, TTL
+  // horizon) is kept for the next row of the same family: looking it up again for every row
+  // of a scan was a twentieth of the scan's server CPU.
+  void Reset(Filter* filter, std::string_view row);
+
  private:
   void EnterFamily(std::string_view family);
   void EnterColumn(std::string_view qualifier);
@@ -76,8 +89,8 @@ class RowVisibility {
   const TableDescriptor* const table_;
   const ReadSpec* const spec_;
   const int64_t now_ms_;
-  Filter* const filter_;
-  const std::string_view row_;
+  Filter* filter_;
+  std::string_view row_;
   const Purpose purpose_;
   bool filter_done_ = false;
   bool family_done_ = false;  // the filter or the store limit ended this family in this row
@@ -87,6 +100,9 @@ class RowVisibility {
 
   // Current family.
   bool in_family_ = false;
+  // family_desc_, the selection, max_versions_, time_range_ and oldest_unexpired_ts_ below
+  // are family_'s.
+  bool family_looked_up_ = false;
   std::string family_;
   const FamilyDescriptor* family_desc_ = nullptr;  // nullptr: not in the schema, ignore
   const std::set<std::string>* selected_qualifiers_ = nullptr;  // nullptr: whole family

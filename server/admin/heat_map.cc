@@ -86,15 +86,23 @@ double WindowedCounter::RatePerSecond(int64_t now_s) const {
   return static_cast<double>(sum) / (2.0 * kWindowSeconds);
 }
 
-void HeatMap::Record(std::string_view row, bool write, int64_t now_s) {
+bool HeatMap::SameCells(std::string_view a, std::string_view b) const {
+  // Equal prefix keys mean equal first bytes (buckets), or two empty rows.
+  if (PrefixKeyOf(a) != PrefixKeyOf(b)) return false;
+  return !has_regions_.load(kRelaxed) || Region(a) == Region(b);
+}
+
+void HeatMap::Record(std::string_view row, bool write, int64_t now_s, uint32_t count) {
   const int bucket = BucketOf(row);
   const int region = has_regions_.load(kRelaxed) ? Region(row) : 0;
   const uint64_t key = PrefixKeyOf(row);
   PrefixEntry* prefix = FindPrefix(key);
   if (prefix == nullptr && !prefixes_full_.load(kRelaxed)) prefix = AddPrefix(key);
-  (write ? total_writes_ : total_reads_)[bucket].fetch_add(1, kRelaxed);
-  (write ? region_total_writes_ : region_total_reads_)[region].fetch_add(1, kRelaxed);
-  if (prefix != nullptr) (write ? prefix->total_writes : prefix->total_reads).fetch_add(1, kRelaxed);
+  (write ? total_writes_ : total_reads_)[bucket].fetch_add(count, kRelaxed);
+  (write ? region_total_writes_ : region_total_reads_)[region].fetch_add(count, kRelaxed);
+  if (prefix != nullptr) {
+    (write ? prefix->total_writes : prefix->total_reads).fetch_add(count, kRelaxed);
+  }
   const int64_t window = WindowOf(now_s);
   const int index = static_cast<int>(window % kWindows);
   Slot& slot = slots_[index];
@@ -106,9 +114,9 @@ void HeatMap::Record(std::string_view row, bool write, int64_t now_s) {
     ClearPrefixWindow(index);
   });
   if (!claimed) return;
-  (write ? slot.writes : slot.reads)[bucket].fetch_add(1, kRelaxed);
-  (write ? slot.region_writes : slot.region_reads)[region].fetch_add(1, kRelaxed);
-  if (prefix != nullptr) (write ? prefix->writes : prefix->reads)[index].fetch_add(1, kRelaxed);
+  (write ? slot.writes : slot.reads)[bucket].fetch_add(count, kRelaxed);
+  (write ? slot.region_writes : slot.region_reads)[region].fetch_add(count, kRelaxed);
+  if (prefix != nullptr) (write ? prefix->writes : prefix->reads)[index].fetch_add(count, kRelaxed);
 }
 
 namespace {

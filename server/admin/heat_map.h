@@ -72,7 +72,12 @@ class WindowedCounter {
 // a prefix not yet tracked while fewer than kMaxPrefixes are (at most kMaxPrefixes times).
 class HeatMap {
  public:
-  void Record(std::string_view row, bool write, int64_t now_s);
+  // Counts `count` reads or writes of rows like `row`: rows that SameCells says land where it
+  // does (a run of rows of one scan reply), counted with one add per counter.
+  void Record(std::string_view row, bool write, int64_t now_s, uint32_t count = 1);
+  // True when rows `a` and `b` count in the same bucket, region and prefix, so Record(a, .., 2)
+  // counts as Record(a) and Record(b) would.
+  bool SameCells(std::string_view a, std::string_view b) const;
 
   // The table's region boundaries (sorted split keys; none: one region). Counts per region
   // start again when the boundaries change.

@@ -160,4 +160,21 @@ void NoteCallFailed() {
 void NoteRead(std::string_view table, std::string_view row) { NoteRow(table, row, false); }
 void NoteWrite(std::string_view table, std::string_view row) { NoteRow(table, row, true); }
 
+void NoteReads(std::string_view table, const storage::RowBatch& rows, size_t first) {
+  CallScope* call = current_call;
+  if (call == nullptr || call->metrics() == nullptr || first >= rows.size()) return;
+  TableStats* stats = call->metrics()->Table(table);
+  stats->rows_read.fetch_add(rows.size() - first, kRelaxed);
+  size_t run = first;  // the first row of the run being counted
+  for (size_t i = first + 1; i <= rows.size(); ++i) {
+    if (i < rows.size() && i - run < UINT32_MAX &&
+        stats->heat.SameCells(rows.row_key(run), rows.row_key(i))) {
+      continue;
+    }
+    stats->heat.Record(rows.row_key(run), /*write=*/false, call->now_s(),
+                       static_cast<uint32_t>(i - run));
+    run = i;
+  }
+}
+
 }  // namespace hbemu::server::admin

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "server/admin/heat_map.h"
+#include "storage/row_batch.h"
 
 namespace hbemu::server::admin {
 
@@ -113,5 +114,9 @@ void NoteCallFailed();
 // The current call read or wrote `row` of `table` (call after the store call succeeded).
 void NoteRead(std::string_view table, std::string_view row);
 void NoteWrite(std::string_view table, std::string_view row);
+// NoteRead of every row of `rows` from `first` on (a scan reply's rows, in order). Consecutive
+// rows that land in the same heat-map cells are counted at once: counting each row of a full
+// scan on its own was a tenth of the scan's server CPU.
+void NoteReads(std::string_view table, const storage::RowBatch& rows, size_t first = 0);
 
 }  // namespace hbemu::server::admin

@@ -6,8 +6,6 @@
 
 namespace hbemu::server {
 
-using apache::thrift::protocol::TProtocol;
-using apache::thrift::protocol::TType;
 using storage::Cell;
 using storage::Status;
 
@@ -19,39 +17,6 @@ void SetColumnName(const Cell& cell, std::string* name) {
   name->reserve(cell.family.size() + 1 + cell.qualifier.size());
   name->append(cell.family).push_back(':');
   name->append(cell.qualifier);
-}
-
-bool SameColumn(const Cell& a, const Cell& b) {
-  return a.family == b.family && a.qualifier == b.qualifier;
-}
-
-// As the generated TCell::write.
-uint32_t WriteTCell(const Cell& cell, TProtocol* out) {
-  uint32_t n = out->writeStructBegin("TCell");
-  n += out->writeFieldBegin("value", TType::T_STRING, 1);
-  n += out->writeBinary(cell.value);
-  n += out->writeFieldEnd();
-  n += out->writeFieldBegin("timestamp", TType::T_I64, 2);
-  n += out->writeI64(cell.timestamp);
-  n += out->writeFieldEnd();
-  n += out->writeFieldStop();
-  n += out->writeStructEnd();
-  return n;
-}
-
-// True if the `columns` map's key order is the cells' order, as it is unless a family name is a
-// prefix of another's (':' sorts between them); *columns is then the number of map entries.
-bool ColumnsInCellOrder(const std::vector<Cell>& cells, uint32_t* columns) {
-  std::string name, previous;
-  *columns = 0;
-  for (size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0 && SameColumn(cells[i], cells[i - 1])) continue;
-    SetColumnName(cells[i], &name);
-    if (*columns > 0 && !(previous < name)) return false;
-    ++*columns;
-    name.swap(previous);
-  }
-  return true;
 }
 
 }  // namespace
@@ -133,53 +98,6 @@ void ToTRowResult(storage::RowResult&& row, bool sorted_columns, thrift::TRowRes
     }
     out->__isset.columns = true;
   }
-}
-
-uint32_t WriteTRowResult(const storage::RowResult& row, bool sorted_columns, TProtocol* out) {
-  uint32_t columns = 0;
-  if (!sorted_columns && !ColumnsInCellOrder(row.cells, &columns)) {
-    storage::RowResult copy = row;  // rare: let std::map sort the names
-    thrift::TRowResult result;
-    ToTRowResult(std::move(copy), /*sorted_columns=*/false, &result);
-    return result.write(out);
-  }
-  uint32_t n = out->writeStructBegin("TRowResult");
-  n += out->writeFieldBegin("row", TType::T_STRING, 1);
-  n += out->writeBinary(row.row);
-  n += out->writeFieldEnd();
-  std::string name;
-  if (sorted_columns) {
-    n += out->writeFieldBegin("sortedColumns", TType::T_LIST, 3);
-    n += out->writeListBegin(TType::T_STRUCT, static_cast<uint32_t>(row.cells.size()));
-    for (const Cell& cell : row.cells) {
-      SetColumnName(cell, &name);
-      n += out->writeStructBegin("TColumn");
-      n += out->writeFieldBegin("columnName", TType::T_STRING, 1);
-      n += out->writeBinary(name);
-      n += out->writeFieldEnd();
-      n += out->writeFieldBegin("cell", TType::T_STRUCT, 2);
-      n += WriteTCell(cell, out);
-      n += out->writeFieldEnd();
-      n += out->writeFieldStop();
-      n += out->writeStructEnd();
-    }
-    n += out->writeListEnd();
-  } else {
-    // The first cell of each column is the newest, the one ToTRowResult's map keeps.
-    n += out->writeFieldBegin("columns", TType::T_MAP, 2);
-    n += out->writeMapBegin(TType::T_STRING, TType::T_STRUCT, columns);
-    for (size_t i = 0; i < row.cells.size(); ++i) {
-      if (i > 0 && SameColumn(row.cells[i], row.cells[i - 1])) continue;
-      SetColumnName(row.cells[i], &name);
-      n += out->writeBinary(name);
-      n += WriteTCell(row.cells[i], out);
-    }
-    n += out->writeMapEnd();
-  }
-  n += out->writeFieldEnd();
-  n += out->writeFieldStop();
-  n += out->writeStructEnd();
-  return n;
 }
 
 Status ToFamilyDescriptor(const thrift::ColumnDescriptor& in, storage::FamilyDescriptor* out) {

@@ -6,8 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include <thrift/protocol/TProtocol.h>
-
 #include "Hbase_types.h"
 #include "storage/cell.h"
 #include "storage/read_spec.h"
@@ -36,12 +34,6 @@ std::vector<thrift::TCell> ToTCells(const std::vector<storage::Cell>& cells);
 // row's strings: the generated Thrift types have no move constructors or moving setters, so
 // building in place is what keeps a scan from copying every value twice.
 void ToTRowResult(storage::RowResult&& row, bool sorted_columns, thrift::TRowResult* out);
-
-// Writes to `out` exactly the bytes that ToTRowResult(row, sorted_columns) followed by the
-// generated TRowResult::write would, without building the Thrift structs (their map nodes and
-// string copies were most of a scan's cost). Returns the bytes written.
-uint32_t WriteTRowResult(const storage::RowResult& row, bool sorted_columns,
-                         apache::thrift::protocol::TProtocol* out);
 
 // Thrift1 ColumnDescriptor -> family, with HBase's checks (HBase's codec names, bloom types,
 // positive versions). TTL <= 0 means forever.

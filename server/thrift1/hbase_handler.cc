@@ -597,18 +597,18 @@ void HbaseHandler::scannerGet(std::vector<thrift::TRowResult>& _return, int32_t 
 
 void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int32_t id,
                                   int32_t nbRows) {
-  std::vector<storage::RowResult> rows;
+  storage::RowBatch rows;
   bool sorted_columns = false;
   ScannerNextRows(id, nbRows, &rows, &sorted_columns);
   // Sized once: growing a vector of generated Thrift structs copies them (no move constructors).
   _return.resize(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
-    ToTRowResult(std::move(rows[i]), sorted_columns, &_return[i]);
+    ToTRowResult(rows.ToRowResult(i), sorted_columns, &_return[i]);
   }
 }
 
-void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows,
-                                   std::vector<storage::RowResult>* rows, bool* sorted_columns) {
+void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch* rows,
+                                   bool* sorted_columns) {
   if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
@@ -617,8 +617,9 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows,
     throw e;
   }
   std::lock_guard<std::mutex> lock(entry->mu);
+  const size_t first = rows->size();
   ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
-  for (const storage::RowResult& row : *rows) admin::NoteRead(entry->table, row.row);
+  admin::NoteReads(entry->table, *rows, first);
   *sorted_columns = entry->sorted_columns;
 }
 

@@ -139,9 +139,9 @@ class HbaseHandler : public thrift::HbaseIf {
                       int32_t nbRows) override;
   void scannerClose(int32_t id) override;
   // scannerGetList before conversion to Thrift structs, for HbaseProcessor to write straight
-  // to the reply (convert.h WriteTRowResult): the next rows of scanner `id`, and whether they
-  // are to be shaped as sortedColumns. Throws what scannerGetList throws.
-  void ScannerNextRows(int32_t id, int32_t nbRows, std::vector<storage::RowResult>* rows,
+  // to the reply (row_writer.h): appends the next rows of scanner `id` to *rows, and says
+  // whether they are to be shaped as sortedColumns. Throws what scannerGetList throws.
+  void ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch* rows,
                        bool* sorted_columns);
 
   // ---- server

@@ -1,10 +1,9 @@
 #include "server/thrift1/hbase_processor.h"
 
-#include <vector>
-
 #include <thrift/TApplicationException.h>
 
-#include "server/thrift1/convert.h"
+#include "server/thrift1/row_writer.h"
+#include "storage/row_batch.h"
 
 namespace hbemu::server {
 
@@ -12,6 +11,10 @@ using apache::thrift::TApplicationException;
 using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::protocol::TType;
+
+namespace {
+constexpr size_t kKeepRowBatchBytes = 4u << 20;
+}  // namespace
 
 HbaseProcessor::HbaseProcessor(std::shared_ptr<HbaseHandler> handler, admin::Metrics* metrics)
     : thrift::HbaseProcessor(handler), handler_(std::move(handler)), metrics_(metrics) {}
@@ -46,7 +49,10 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   in->readMessageEnd();
   in->getTransport()->readEnd();
 
-  std::vector<storage::RowResult> rows;
+  // Kept per thread across calls (a call runs on one thread from start to end): a warmed-up
+  // batch takes a whole scannerGetList without an allocation per row.
+  thread_local storage::RowBatch rows;
+  rows.Clear();
   bool sorted_columns = false;
   // Both methods' results have the same fields: success (0), io (1), ia (2).
   thrift::Hbase_scannerGetList_result error;
@@ -74,9 +80,7 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   } else {
     out->writeStructBegin("Hbase_scannerGetList_result");
     out->writeFieldBegin("success", TType::T_LIST, 0);
-    out->writeListBegin(TType::T_STRUCT, static_cast<uint32_t>(rows.size()));
-    for (const storage::RowResult& row : rows) WriteTRowResult(row, sorted_columns, out);
-    out->writeListEnd();
+    WriteTRowResultList(rows, sorted_columns, out);
     out->writeFieldEnd();
     out->writeFieldStop();
     out->writeStructEnd();
@@ -84,6 +88,8 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   out->writeMessageEnd();
   out->getTransport()->writeEnd();
   out->getTransport()->flush();
+  // One huge result should not stay held by the thread.
+  if (rows.capacity_bytes() > kKeepRowBatchBytes) rows = storage::RowBatch();
 }
 
 }  // namespace hbemu::server

@@ -254,6 +254,13 @@ int32_t ThbaseHandler::openScanner(const std::string& table, const thrift2::TSca
 
 void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32_t scannerId,
                                    int32_t numRows) {
+  storage::RowBatch rows;
+  ScannerNextRows(scannerId, numRows, &rows);
+  _return.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(rows.ToRowResult(i), &_return[i]);
+}
+
+void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage::RowBatch* rows) {
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(scannerId);
   if (entry == nullptr) {
@@ -261,14 +268,12 @@ void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32
     e.__set_message("Invalid scanner Id");
     throw e;
   }
-  std::vector<storage::RowResult> rows;
+  const size_t first = rows->size();
   {
     std::lock_guard<std::mutex> lock(entry->mu);
-    ThrowIfError(entry->scanner->Next(static_cast<size_t>(numRows), &rows));
+    ThrowIfError(entry->scanner->Next(static_cast<size_t>(numRows), rows));
   }
-  for (const storage::RowResult& row : rows) admin::NoteRead(entry->table, row.row);
-  _return.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(std::move(rows[i]), &_return[i]);
+  admin::NoteReads(entry->table, *rows, first);
 }
 
 void ThbaseHandler::closeScanner(int32_t scannerId) {

@@ -88,6 +88,10 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   int32_t openScanner(const std::string& table, const thrift2::TScan& tscan) override;
   void getScannerRows(std::vector<thrift2::TResult>& _return, int32_t scannerId,
                       int32_t numRows) override;
+  // getScannerRows before conversion to Thrift structs, for ThbaseProcessor to write straight
+  // to the reply (result_writer.h): appends the next rows of the scanner to *rows. Throws what
+  // getScannerRows throws.
+  void ScannerNextRows(int32_t scannerId, int32_t numRows, storage::RowBatch* rows);
   void closeScanner(int32_t scannerId) override;
   void getScannerResults(std::vector<thrift2::TResult>& _return, const std::string& table,
                          const thrift2::TScan& tscan, int32_t numRows) override;

@@ -6,14 +6,20 @@
 #include <thrift/TApplicationException.h>
 #include <thrift/protocol/TProtocolException.h>
 
+#include "server/thrift2/result_writer.h"
+#include "storage/row_batch.h"
+
 namespace hbemu::server {
 
 using apache::thrift::TApplicationException;
 using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::protocol::TProtocolException;
+using apache::thrift::protocol::TType;
 
 namespace {
+
+constexpr size_t kKeepRowBatchBytes = 4u << 20;
 
 void WriteException(TProtocol* out, const std::string& name, int32_t seqid,
                     const TApplicationException& x) {
@@ -66,6 +72,11 @@ bool ThbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::str
   admin::CallScope call(metrics_, "thrift2", name);
   try {
     if (DispatchNullAware(in, out, name, seqid)) return true;
+    // With an event handler installed, the generated code's hooks must run: take its path.
+    if (eventHandler_ == nullptr && name == "getScannerRows") {
+      ProcessGetScannerRows(in, out, seqid);
+      return true;
+    }
     return thrift2::THBaseServiceProcessor::dispatchCall(in, out, name, seqid, call_context);
   } catch (const TProtocolException& e) {
     call.Failed();
@@ -114,6 +125,48 @@ bool ThbaseProcessor::DispatchNullAware(TProtocol* in, TProtocol* out, const std
     return false;
   }
   return true;
+}
+
+// Mirrors the generated process_getScannerRows: declared exceptions go into the result
+// struct, anything else becomes a TApplicationException.
+void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32_t seqid) {
+  thrift2::THBaseService_getScannerRows_args args;
+  args.read(in);
+  in->readMessageEnd();
+  in->getTransport()->readEnd();
+  // Kept per thread across calls (a call runs on one thread from start to end): a warmed-up
+  // batch takes a whole getScannerRows without an allocation per row.
+  thread_local storage::RowBatch rows;
+  rows.Clear();
+  thrift2::THBaseService_getScannerRows_result error;
+  try {
+    handler_->ScannerNextRows(args.scannerId, args.numRows, &rows);
+  } catch (thrift2::TIOError& e) {
+    error.io = std::move(e);
+    error.__isset.io = true;
+  } catch (thrift2::TIllegalArgument& e) {
+    error.ia = std::move(e);
+    error.__isset.ia = true;
+  } catch (const std::exception& e) {
+    WriteException(out, "getScannerRows", seqid, TApplicationException(e.what()));
+    return;
+  }
+  out->writeMessageBegin("getScannerRows", TMessageType::T_REPLY, seqid);
+  if (error.__isset.io || error.__isset.ia) {
+    error.write(out);
+  } else {
+    out->writeStructBegin("THBaseService_getScannerRows_result");
+    out->writeFieldBegin("success", TType::T_LIST, 0);
+    WriteTResultList(rows, out);
+    out->writeFieldEnd();
+    out->writeFieldStop();
+    out->writeStructEnd();
+  }
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+  // One huge result should not stay held by the thread.
+  if (rows.capacity_bytes() > kKeepRowBatchBytes) rows = storage::RowBatch();
 }
 
 }  // namespace hbemu::server

@@ -281,6 +281,49 @@ TEST_F(ScanTest, NextAppendsToExistingResults) {
   EXPECT_EQ(out[1].row, "a");
 }
 
+// The server writes scans from RowBatches (Next into a batch); the RowResult form is the same
+// scan converted. Both must agree row for row, batch-split pieces and partial flags included,
+// and a batch is appended to, not replaced.
+TEST_F(ScanTest, NextIntoABatchMatchesNextIntoResults) {
+  for (int i = 0; i < 6; ++i) {
+    const std::string r = "row"s + static_cast<char>('0' + i) + "\0"s;
+    std::vector<ColumnMutation> ops;
+    for (int q = 0; q <= i; ++q) ops.push_back(PutOp("f", "q" + std::to_string(q), 1, r));
+    if (i % 2 == 0) ops.push_back(PutOp("g", "", 1, std::string(i * 50, 'x')));
+    ASSERT_OK(store_->Mutate("t", Row(r, ops)));
+  }
+  std::vector<ScanSpec> specs(4);
+  specs[1].batch = 2;
+  specs[2] = Reverse();
+  specs[2].batch = 3;
+  ASSERT_OK(ParseFilterString("QualifierFilter(!=, 'binary:q1')", &specs[3].read.filter));
+  for (size_t k = 0; k < specs.size(); ++k) {
+    SCOPED_TRACE("spec " + std::to_string(k));
+    std::unique_ptr<Scanner> a, b;
+    ASSERT_OK(store_->OpenScanner("t", specs[k], &a));
+    ASSERT_OK(store_->OpenScanner("t", specs[k], &b));
+    RowBatch batch;
+    batch.BeginRow("sentinel");
+    size_t pieces = 0;
+    for (size_t page : {1, 2, 3, 100, 100}) {
+      std::vector<RowResult> results;
+      ASSERT_OK(a->Next(page, &results));
+      const size_t before = batch.size();
+      ASSERT_OK(b->Next(page, &batch));
+      ASSERT_EQ(batch.size() - before, results.size());
+      for (size_t i = 0; i < results.size(); ++i) {
+        const RowResult got = batch.ToRowResult(before + i);
+        EXPECT_EQ(got.row, results[i].row);
+        EXPECT_EQ(CellStrings(got.cells), CellStrings(results[i].cells));
+        EXPECT_EQ(got.partial, results[i].partial);
+      }
+      pieces += results.size();
+    }
+    EXPECT_GE(pieces, 6u);
+    EXPECT_EQ(batch.row_key(0), "sentinel");
+  }
+}
+
 TEST_F(ScanTest, ScannerReadsFromItsSnapshot) {
   PutRows({"a", "b", "c"});
   for (bool reversed : {false, true}) {

@@ -14,6 +14,7 @@
 
 #include "storage/filter_parser.h"
 #include "storage/key_format.h"
+#include "storage/row_batch.h"
 #include "tests/test_util.h"
 
 namespace hbemu::storage {
@@ -93,6 +94,19 @@ std::vector<std::string> ResolveAll(const TableDescriptor& table, const ReadSpec
   return CellStrings(out);
 }
 
+// The same into a RowBatch, the scan path's sink, rendered as CellStrings renders Cells.
+std::vector<std::string> ResolveIntoBatch(const TableDescriptor& table, const ReadSpec& spec,
+                                          const std::vector<Stored>& sorted, int64_t now,
+                                          Filter* filter = nullptr) {
+  RowVisibility visibility(&table, &spec, now, filter, "r");
+  RowBatch batch;
+  batch.BeginRow("r");
+  for (const auto& c : sorted) {
+    visibility.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &batch);
+  }
+  return CellStrings(batch.ToRowResult(0).cells);
+}
+
 // Follows SkipAhead as Store's point read does: a seek lands on the first cell at or after
 // the target. *fed counts the cells handed to Add.
 std::vector<std::string> ResolveSkipping(const TableDescriptor& table, const ReadSpec& spec,
@@ -127,6 +141,7 @@ std::vector<std::string> Resolve(const TableDescriptor& table, const ReadSpec& s
   const std::vector<Stored> sorted = SortedByKey(std::move(cells));
   std::vector<std::string> all = ResolveAll(table, spec, sorted, now);
   EXPECT_EQ(ResolveSkipping(table, spec, sorted, now), all) << "skipping changed the result";
+  EXPECT_EQ(ResolveIntoBatch(table, spec, sorted, now), all) << "the sink saw other cells";
   return all;
 }
 
@@ -352,6 +367,42 @@ TEST(VisibilitySkipTest, NeverSkipsWithAFilter) {
   EXPECT_EQ(visibility.SkipAhead(&suffix), RowVisibility::Skip::kNone);
 }
 
+// The scan path hands visible cells to a CellSink (a RowBatch) instead of building Cells: it
+// must get exactly the cells, bytes and order of the vector form, filter decisions and a
+// filter's rewritten cells (KeyOnlyFilter) included.
+TEST(VisibilitySinkTest, SinkGetsWhatTheVectorFormGets) {
+  TableDescriptor table = MakeTable(3);
+  ReadSpec spec;
+  spec.max_versions = 2;
+  const std::vector<Stored> sorted = SortedByKey({
+      {"f", "", 5, kPut, "empty qualifier"},
+      {"f", "a", 9, kPut, "\0\xff binary"s},
+      {"f", "a", 8, kPut, "older"},
+      {"f", "a", 7, kPut, "beyond the versions"},
+      {"f", "b", 6, kDel},
+      {"f", "b", 6, kPut, "deleted"},
+      {"f", "b", 4, kPut, "visible"},
+      {"g", "c", 3, kPut, ""},
+  });
+  for (const char* text : {"", "KeyOnlyFilter()", "ValueFilter(!=, 'binary:older')"}) {
+    SCOPED_TRACE(text);
+    std::shared_ptr<const Filter> parsed;
+    std::unique_ptr<Filter> for_vector, for_batch;
+    if (*text != '\0') {
+      ASSERT_OK(ParseFilterString(text, &parsed));
+      for_vector = parsed->Clone();
+      for_batch = parsed->Clone();
+    }
+    RowVisibility visibility(&table, &spec, kNow, for_vector.get(), "r");
+    std::vector<Cell> cells;
+    for (const auto& c : sorted) {
+      visibility.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &cells);
+    }
+    EXPECT_FALSE(cells.empty());
+    EXPECT_EQ(ResolveIntoBatch(table, spec, sorted, kNow, for_batch.get()), CellStrings(cells));
+  }
+}
+
 // Random rows, tables and reads: following SkipAhead sees exactly what feeding every cell sees.
 TEST(VisibilitySkipTest, SkippingNeverChangesWhatARandomReadSees) {
   std::mt19937_64 rng = testutil::MakeRng(6);
@@ -391,6 +442,64 @@ TEST(VisibilitySkipTest, SkippingNeverChangesWhatARandomReadSees) {
     const std::vector<Stored> sorted = SortedByKey(cells);
     SCOPED_TRACE("iteration " + std::to_string(iteration));
     ASSERT_EQ(ResolveSkipping(table, spec, sorted, kNow), ResolveAll(table, spec, sorted, kNow));
+  }
+}
+
+// A scan reuses one RowVisibility from row to row (Reset). Each row must then be seen exactly
+// as a new instance sees it, markers, versions, selections, TTLs and filters included: nothing
+// of a row may leak into the next, whichever families the rows have.
+TEST(VisibilityResetTest, ResetForTheNextRowSeesWhatANewInstanceSees) {
+  std::mt19937_64 rng = testutil::MakeRng(12);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  const std::vector<std::string> families = {"e", "f", "g"};  // "e" is not in the schema
+  const std::vector<std::string> qualifiers = {"", "\0"s, "a", "b", "\xff"s};
+  const CellType types[] = {kPut, kPut, kPut, kDel, kDelCol, kDelFam, kDelFamVer};
+  const char* filters[] = {"", "", "ValueFilter(!=, 'binary:v3')", "ColumnPaginationFilter(1, 1)",
+                           "KeyOnlyFilter()"};
+  for (int iteration = 0; iteration < 1000; ++iteration) {
+    SCOPED_TRACE("iteration " + std::to_string(iteration));
+    const int32_t f_versions = 1 + pick(3);
+    TableDescriptor table = MakeTable(f_versions, pick(3) == 0 ? 3600 : kForeverTtl,
+                                      pick(f_versions + 1), static_cast<KeepDeletedCells>(pick(3)));
+    ReadSpec spec;
+    spec.max_versions = 1 + pick(3);
+    if (pick(3) == 0) spec.time_range = TimeRange{pick(6), 4 + pick(10)};
+    for (int k = pick(3); k > 0; --k) {
+      const std::string family = families[1 + pick(2)];
+      if (pick(2) == 0) {
+        spec.columns.AddFamily(family);
+      } else {
+        spec.columns.AddColumn(family, qualifiers[pick(5)]);
+      }
+    }
+    std::shared_ptr<const Filter> parsed;
+    const char* text = filters[pick(5)];
+    if (*text != '\0') ASSERT_OK(ParseFilterString(text, &parsed));
+    std::unique_ptr<Filter> reused_filter = parsed ? parsed->Clone() : nullptr;
+    RowVisibility reused(&table, &spec, kNow);
+    for (int row = 0; row < 4; ++row) {
+      std::vector<Stored> cells;
+      for (int i = 1 + pick(12); i > 0; --i) {
+        const CellType type = types[pick(7)];
+        const bool family_marker = type == kDelFam || type == kDelFamVer;
+        Stored c{families[pick(3)], family_marker ? "" : qualifiers[pick(5)], 1 + pick(10), type};
+        if (pick(4) == 0) c.ts = kNow - 3600 * 1000 - 1 - pick(3);  // past the family TTL
+        if (type == kPut) c.value = "v" + std::to_string(pick(6));
+        cells.push_back(c);
+      }
+      const std::vector<Stored> sorted = SortedByKey(cells);
+      const std::string key = "row" + std::to_string(row);
+      std::unique_ptr<Filter> fresh_filter = parsed ? parsed->Clone() : nullptr;
+      RowVisibility fresh(&table, &spec, kNow, fresh_filter.get(), key);
+      reused.Reset(reused_filter.get(), key);
+      std::vector<Cell> want, got;
+      for (const Stored& c : sorted) {
+        fresh.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &want);
+        reused.Add(c.family, c.qualifier, c.ts, c.type, StoredValue(c), &got);
+      }
+      ASSERT_EQ(CellStrings(got), CellStrings(want)) << "row " << row;
+      if (reused_filter != nullptr) reused_filter->Reset();  // as ReadRow does between rows
+    }
   }
 }
 

@@ -130,6 +130,52 @@ TEST(HeatMapTest, CountsPerRegionFollowTheSplitKeys) {
   EXPECT_EQ(heat.split_keys(), (std::vector<std::string>{"c", "m"}));
 }
 
+void ExpectSameSnapshots(const HeatMap::Snapshot& a, const HeatMap::Snapshot& b) {
+  EXPECT_EQ(a.first_window, b.first_window);
+  EXPECT_EQ(a.regions, b.regions);
+  EXPECT_EQ(a.reads, b.reads);
+  EXPECT_EQ(a.writes, b.writes);
+  EXPECT_EQ(a.region_reads, b.region_reads);
+  EXPECT_EQ(a.region_writes, b.region_writes);
+  EXPECT_EQ(a.total_reads, b.total_reads);
+  EXPECT_EQ(a.total_writes, b.total_writes);
+  EXPECT_EQ(a.region_total_reads, b.region_total_reads);
+  EXPECT_EQ(a.region_total_writes, b.region_total_writes);
+  ASSERT_EQ(a.prefixes.size(), b.prefixes.size());
+  for (size_t i = 0; i < a.prefixes.size(); ++i) {
+    EXPECT_EQ(a.prefixes[i].prefix, b.prefixes[i].prefix);
+    EXPECT_EQ(a.prefixes[i].total_reads, b.prefixes[i].total_reads);
+    EXPECT_EQ(a.prefixes[i].reads, b.prefixes[i].reads);
+  }
+}
+
+// Scan replies count runs of rows at once (metrics.h NoteReads): a run that SameCells joins
+// must count exactly as its rows one by one, across buckets, prefixes, regions, empty rows.
+TEST(HeatMapTest, ARunOfRowsInTheSameCellsCountsAsEachRowWould) {
+  const std::vector<std::string> rows = {"",     "",     std::string(1, '\0'), "a",  "ab",
+                                         "abcd", "abcde", "abcdf", "abce",      "az", "b1",
+                                         "b2",   "m0",   "m1",    "n",          "n"};
+  for (bool regions : {false, true}) {
+    SCOPED_TRACE(regions ? "split at m1" : "one region");
+    HeatMap one_by_one, in_runs;
+    if (regions) {
+      one_by_one.SetRegions({"m1"});
+      in_runs.SetRegions({"m1"});
+    }
+    for (const std::string& row : rows) one_by_one.Record(row, /*write=*/false, 50);
+    size_t run = 0, joined = 0;
+    for (size_t i = 1; i <= rows.size(); ++i) {
+      if (i < rows.size() && in_runs.SameCells(rows[run], rows[i])) continue;
+      in_runs.Record(rows[run], /*write=*/false, 50, static_cast<uint32_t>(i - run));
+      joined += i - run - 1;
+      run = i;
+    }
+    EXPECT_GE(joined, 4u);  // "" "", "abcde" "abcdf", "b1" "b2", "n" "n"
+    EXPECT_FALSE(in_runs.SameCells("m0", "m1") && regions);
+    ExpectSameSnapshots(in_runs.Read(50), one_by_one.Read(50));
+  }
+}
+
 // Several threads meet new prefixes at once (racing to add them) while a reader reads: every
 // row is counted exactly once in the totals, and the tracked set never passes the cap.
 TEST(HeatMapTest, ConcurrentRecordsAddEachPrefixOnceAndCountEveryRow) {

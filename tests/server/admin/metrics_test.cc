@@ -106,6 +106,28 @@ TEST(MetricsTest, CountsFromManyThreadsAddUpExactly) {
   EXPECT_EQ(metrics.Table("t1")->rows_written.load(), uint64_t{kThreads / 2 * kCalls});
 }
 
+TEST(MetricsTest, ScanRepliesCountEveryRowAsNoteReadWould) {
+  Metrics metrics;
+  metrics.SetRegionSource([](std::string_view) { return std::vector<std::string>{"r5"}; });
+  storage::RowBatch rows;
+  for (const char* row : {"skipped", "r1", "r2", "r2", "r5", "r6", "s", ""}) rows.BeginRow(row);
+  {
+    CallScope call(&metrics, "thrift1", "scannerGetList");
+    NoteReads("batch", rows, 1);  // from the second row on
+    for (size_t i = 1; i < rows.size(); ++i) NoteRead("single", rows.row_key(i));
+  }
+  TableStats* batch = metrics.Table("batch");
+  EXPECT_EQ(batch->rows_read.load(), 7u);
+  EXPECT_EQ(metrics.Table("single")->rows_read.load(), 7u);
+  const HeatMap::Snapshot a = batch->heat.Read(Metrics::NowSeconds());
+  const HeatMap::Snapshot b = metrics.Table("single")->heat.Read(Metrics::NowSeconds());
+  EXPECT_EQ(a.total_reads, b.total_reads);
+  EXPECT_EQ(a.reads, b.reads);
+  EXPECT_EQ(a.region_total_reads, b.region_total_reads);
+  EXPECT_EQ(a.region_total_reads[1], 3u);
+  EXPECT_EQ(a.prefixes.size(), b.prefixes.size());
+}
+
 TEST(MetricsTest, ATablesRegionsAreKnownFromItsFirstCountedCall) {
   Metrics metrics;
   metrics.SetRegionSource([](std::string_view table) {
