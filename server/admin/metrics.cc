@@ -160,21 +160,36 @@ void NoteCallFailed() {
 void NoteRead(std::string_view table, std::string_view row) { NoteRow(table, row, false); }
 void NoteWrite(std::string_view table, std::string_view row) { NoteRow(table, row, true); }
 
-void NoteReads(std::string_view table, const storage::RowBatch& rows, size_t first) {
+namespace {
+
+// Counts rows [first, end) of a reply or a batch, one heat-map record per run of rows that land
+// in the same cells.
+template <typename RowAt>
+void NoteRows(std::string_view table, size_t first, size_t end, bool write, const RowAt& row_at) {
   CallScope* call = current_call;
-  if (call == nullptr || call->metrics() == nullptr || first >= rows.size()) return;
+  if (call == nullptr || call->metrics() == nullptr || first >= end) return;
   TableStats* stats = call->metrics()->Table(table);
-  stats->rows_read.fetch_add(rows.size() - first, kRelaxed);
+  (write ? stats->rows_written : stats->rows_read).fetch_add(end - first, kRelaxed);
   size_t run = first;  // the first row of the run being counted
-  for (size_t i = first + 1; i <= rows.size(); ++i) {
-    if (i < rows.size() && i - run < UINT32_MAX &&
-        stats->heat.SameCells(rows.row_key(run), rows.row_key(i))) {
+  for (size_t i = first + 1; i <= end; ++i) {
+    if (i < end && i - run < UINT32_MAX && stats->heat.SameCells(row_at(run), row_at(i))) {
       continue;
     }
-    stats->heat.Record(rows.row_key(run), /*write=*/false, call->now_s(),
-                       static_cast<uint32_t>(i - run));
+    stats->heat.Record(row_at(run), write, call->now_s(), static_cast<uint32_t>(i - run));
     run = i;
   }
+}
+
+}  // namespace
+
+void NoteReads(std::string_view table, const storage::RowBatch& rows, size_t first) {
+  NoteRows(table, first, rows.size(), /*write=*/false,
+           [&rows](size_t i) { return rows.row_key(i); });
+}
+
+void NoteWrites(std::string_view table, size_t count,
+                const std::function<std::string_view(size_t)>& row_at) {
+  NoteRows(table, 0, count, /*write=*/true, row_at);
 }
 
 }  // namespace hbemu::server::admin

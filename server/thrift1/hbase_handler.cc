@@ -327,10 +327,12 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
                                   const std::map<std::string, std::string>& attributes) {
   const int64_t cell_ttl = CellTtlFromAttributes(attributes);
   std::vector<RowMutation> puts, deletes;
+  puts.reserve(batches.size());
   for (const thrift::BatchMutation& batch : batches) {
     if (!CheckRow(batch.row).ok()) throw ApplicationError(CheckRow(batch.row).message());
+    // Rows are mostly all puts: the delete half gets its row key only if it is used.
     RowMutation put{batch.row, {}, cell_ttl};
-    RowMutation del{batch.row, {}, 0};
+    RowMutation del{{}, {}, 0};
     for (const thrift::Mutation& m : batch.mutations) {
       ColumnSpec column = ParseColumn(m.column);
       ColumnMutation c;
@@ -348,11 +350,15 @@ void HbaseHandler::MutateRowsImpl(const std::string& table,
       }
     }
     if (!put.mutations.empty()) puts.push_back(std::move(put));
-    if (!del.mutations.empty()) deletes.push_back(std::move(del));
+    if (!del.mutations.empty()) {
+      del.row = batch.row;
+      deletes.push_back(std::move(del));
+    }
   }
   SendBatch(table, puts);
   SendBatch(table, deletes);
-  for (const thrift::BatchMutation& batch : batches) admin::NoteWrite(table, batch.row);
+  admin::NoteWrites(table, batches.size(),
+                    [&batches](size_t i) { return std::string_view(batches[i].row); });
 }
 
 void HbaseHandler::SendBatch(const std::string& table, const std::vector<RowMutation>& rows) {

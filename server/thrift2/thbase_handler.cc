@@ -97,7 +97,8 @@ void ThbaseHandler::SendBatch(const std::string& table,
   if (!failures.empty()) ThrowTIOError(RowFailures(failures, BatchServerOf()), true);
   ThrowIfBatchFailed(s, rows.size());
   ThrowIfError(s);
-  for (const storage::RowMutation& m : rows) admin::NoteWrite(table, m.row);
+  admin::NoteWrites(table, rows.size(),
+                    [&rows](size_t i) { return std::string_view(rows[i].row); });
 }
 
 // ==================================================================== writes

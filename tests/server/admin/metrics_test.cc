@@ -128,6 +128,27 @@ TEST(MetricsTest, ScanRepliesCountEveryRowAsNoteReadWould) {
   EXPECT_EQ(a.prefixes.size(), b.prefixes.size());
 }
 
+TEST(MetricsTest, BatchWritesCountEveryRowAsNoteWriteWould) {
+  Metrics metrics;
+  metrics.SetRegionSource([](std::string_view) { return std::vector<std::string>{"r5"}; });
+  const std::vector<std::string> rows = {"r1", "r2", "r2", "r5", "r6", "s", "", "a"};
+  {
+    CallScope call(&metrics, "thrift1", "mutateRows");
+    NoteWrites("batch", rows.size(), [&rows](size_t i) { return std::string_view(rows[i]); });
+    for (const std::string& row : rows) NoteWrite("single", row);
+  }
+  TableStats* batch = metrics.Table("batch");
+  EXPECT_EQ(batch->rows_written.load(), 8u);
+  EXPECT_EQ(batch->rows_read.load(), 0u);
+  const HeatMap::Snapshot a = batch->heat.Read(Metrics::NowSeconds());
+  const HeatMap::Snapshot b = metrics.Table("single")->heat.Read(Metrics::NowSeconds());
+  EXPECT_EQ(a.total_writes, b.total_writes);
+  EXPECT_EQ(a.writes, b.writes);
+  EXPECT_EQ(a.region_total_writes, b.region_total_writes);
+  EXPECT_EQ(a.region_total_writes[1], 3u);
+  EXPECT_EQ(a.prefixes.size(), b.prefixes.size());
+}
+
 TEST(MetricsTest, ATablesRegionsAreKnownFromItsFirstCountedCall) {
   Metrics metrics;
   metrics.SetRegionSource([](std::string_view table) {
