@@ -46,7 +46,8 @@ struct WireSessionConfig {
 // TApplicationException(UNKNOWN, what()); replies of that kind are rewritten to what HBase's Java
 // server sends, TApplicationException(INTERNAL_ERROR, "Internal error processing <method>").
 //
-// Not thread-safe: one connection's strand (or one fuzzer thread) drives it.
+// Not thread-safe: one connection's strand, the call thread it is handed to, or one fuzzer
+// thread drives it at a time.
 class WireSession {
  public:
   WireSession(const WireSessionConfig& config, apache::thrift::TProcessor* processor,
