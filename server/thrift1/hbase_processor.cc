@@ -2,8 +2,8 @@
 
 #include <thrift/TApplicationException.h>
 
+#include "server/gateway/reply_batch.h"
 #include "server/thrift1/row_writer.h"
-#include "storage/row_batch.h"
 
 namespace hbemu::server {
 
@@ -11,10 +11,6 @@ using apache::thrift::TApplicationException;
 using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::protocol::TType;
-
-namespace {
-constexpr size_t kKeepRowBatchBytes = 4u << 20;
-}  // namespace
 
 HbaseProcessor::HbaseProcessor(std::shared_ptr<HbaseHandler> handler, admin::Metrics* metrics)
     : thrift::HbaseProcessor(handler), handler_(std::move(handler)), metrics_(metrics) {}
@@ -49,10 +45,8 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   in->readMessageEnd();
   in->getTransport()->readEnd();
 
-  // Kept per thread across calls (a call runs on one thread from start to end): a warmed-up
-  // batch takes a whole scannerGetList without an allocation per row.
-  thread_local storage::RowBatch rows;
-  rows.Clear();
+  ReplyBatch reply;
+  storage::RowBatch& rows = reply.rows();
   bool sorted_columns = false;
   // Both methods' results have the same fields: success (0), io (1), ia (2).
   thrift::Hbase_scannerGetList_result error;
@@ -88,8 +82,6 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   out->writeMessageEnd();
   out->getTransport()->writeEnd();
   out->getTransport()->flush();
-  // One huge result should not stay held by the thread.
-  if (rows.capacity_bytes() > kKeepRowBatchBytes) rows = storage::RowBatch();
 }
 
 }  // namespace hbemu::server

@@ -6,8 +6,8 @@
 #include <thrift/TApplicationException.h>
 #include <thrift/protocol/TProtocolException.h>
 
+#include "server/gateway/reply_batch.h"
 #include "server/thrift2/result_writer.h"
-#include "storage/row_batch.h"
 
 namespace hbemu::server {
 
@@ -18,8 +18,6 @@ using apache::thrift::protocol::TProtocolException;
 using apache::thrift::protocol::TType;
 
 namespace {
-
-constexpr size_t kKeepRowBatchBytes = 4u << 20;
 
 void WriteException(TProtocol* out, const std::string& name, int32_t seqid,
                     const TApplicationException& x) {
@@ -134,10 +132,8 @@ void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32
   args.read(in);
   in->readMessageEnd();
   in->getTransport()->readEnd();
-  // Kept per thread across calls (a call runs on one thread from start to end): a warmed-up
-  // batch takes a whole getScannerRows without an allocation per row.
-  thread_local storage::RowBatch rows;
-  rows.Clear();
+  ReplyBatch reply;
+  storage::RowBatch& rows = reply.rows();
   thrift2::THBaseService_getScannerRows_result error;
   try {
     handler_->ScannerNextRows(args.scannerId, args.numRows, &rows);
@@ -165,8 +161,6 @@ void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32
   out->writeMessageEnd();
   out->getTransport()->writeEnd();
   out->getTransport()->flush();
-  // One huge result should not stay held by the thread.
-  if (rows.capacity_bytes() > kKeepRowBatchBytes) rows = storage::RowBatch();
 }
 
 }  // namespace hbemu::server
