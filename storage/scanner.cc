@@ -1,6 +1,7 @@
 #include "storage/scanner.h"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include <leveldb/db.h>
@@ -122,12 +123,10 @@ Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
   const Status status = ReadRow(it, row_key_prefix, table, spec, now_ms, &rows, filter, batch,
                                 scan_done, hidden_tail);
   if (rows.empty()) return status;
-  result->row.assign(rows.row_key(0));
-  for (size_t i = 0; i < rows.cell_count(0); ++i) {
-    const RowBatch::CellRef c = rows.cell(0, i);
-    result->cells.push_back(
-        Cell{std::string(c.family), std::string(c.qualifier), c.timestamp, std::string(c.value)});
-  }
+  RowResult read = rows.ToRowResult(0);
+  result->row = std::move(read.row);
+  result->cells.insert(result->cells.end(), std::make_move_iterator(read.cells.begin()),
+                       std::make_move_iterator(read.cells.end()));
   return status;
 }
 
