@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 namespace hbemu::testutil {
 
@@ -26,6 +27,7 @@ const char* CodeName(Status::Code code) {
     case Status::Code::kCorruption: return "kCorruption";
     case Status::Code::kIOError: return "kIOError";
     case Status::Code::kIncompatibleFilter: return "kIncompatibleFilter";
+    case Status::Code::kInvalidFamilyOperation: return "kInvalidFamilyOperation";
   }
   return "?";
 }
@@ -40,6 +42,15 @@ const char* CodeName(Status::Code code) {
   if (s.code() == code) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << expr << " returned " << s.ToString() << ", expected "
                                        << CodeName(code);
+}
+
+bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
 }
 
 TempDir::TempDir() {

@@ -3,8 +3,10 @@
 // Helpers shared by the storage and server test binaries. Depends on storage/ and GoogleTest
 // only (server_tests compiles this file too, so no server headers here).
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -35,6 +37,11 @@ const char* CodeName(storage::Status::Code code);
   EXPECT_PRED_FORMAT2(::hbemu::testutil::HasCode, ::hbemu::storage::Status::Code::code, expr)
 #define ASSERT_CODE(code, expr) \
   ASSERT_PRED_FORMAT2(::hbemu::testutil::HasCode, ::hbemu::storage::Status::Code::code, expr)
+
+// ---- Polls `condition` every 2 ms until it holds (true) or `limit` passes (false): for what
+// another thread or process brings about in its own time.
+bool WaitUntil(const std::function<bool()>& condition,
+               std::chrono::milliseconds limit = std::chrono::seconds(5));
 
 // ---- A unique directory under the system temp dir, removed (recursively) on destruction.
 class TempDir {

@@ -474,7 +474,9 @@ TEST(VisibilityResetTest, ResetForTheNextRowSeesWhatANewInstanceSees) {
     }
     std::shared_ptr<const Filter> parsed;
     const char* text = filters[pick(5)];
-    if (*text != '\0') ASSERT_OK(ParseFilterString(text, &parsed));
+    if (*text != '\0') {
+      ASSERT_OK(ParseFilterString(text, &parsed));
+    }
     std::unique_ptr<Filter> reused_filter = parsed ? parsed->Clone() : nullptr;
     RowVisibility reused(&table, &spec, kNow);
     for (int row = 0; row < 4; ++row) {

@@ -7,20 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "tests/server/net/thrift_server_testing.h"
+#include "tests/test_util.h"
 
 // A connection calling back to back is served by a call thread of its own (connection.h).
 namespace hbemu::server::thrift_server_testing {
 namespace {
 
-bool WaitUntil(const std::function<bool()>& condition,
-               std::chrono::milliseconds limit = std::chrono::seconds(5)) {
-  const auto deadline = Clock::now() + limit;
-  while (!condition()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
-}
+using testutil::WaitUntil;
 
 // Calls back to back, as a test loop or a benchmark does, until a call thread serves the
 // connection (the call after a reply must come within a couple of milliseconds, which a loaded

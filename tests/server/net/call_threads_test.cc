@@ -7,20 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/test_util.h"
+
 namespace hbemu::server {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-bool WaitFor(const std::function<bool()>& condition, milliseconds limit = milliseconds(5000)) {
-  const auto deadline = Clock::now() + limit;
-  while (!condition()) {
-    if (Clock::now() > deadline) return false;
-    std::this_thread::sleep_for(milliseconds(2));
-  }
-  return true;
-}
+using testutil::WaitUntil;
 
 TEST(CallThreadsTest, RunsAtMostMaxThreadsAtOnceAndRefusesTheRest) {
   CallThreads threads(2, milliseconds(10000));
@@ -35,16 +29,16 @@ TEST(CallThreadsTest, RunsAtMostMaxThreadsAtOnceAndRefusesTheRest) {
   ASSERT_TRUE(threads.TryRun(blocking_job));
   ASSERT_TRUE(threads.TryRun(blocking_job));
   EXPECT_FALSE(threads.TryRun([] { ADD_FAILURE() << "ran beyond the limit"; }));
-  ASSERT_TRUE(WaitFor([&] { return running.load() == 2; }));
+  ASSERT_TRUE(WaitUntil([&] { return running.load() == 2; }));
   EXPECT_EQ(threads.busy(), 2u);
   release.set_value();
-  ASSERT_TRUE(WaitFor([&] { return threads.busy() == 0; }));
+  ASSERT_TRUE(WaitUntil([&] { return threads.busy() == 0; }));
   // Finished threads are reused, not multiplied.
   std::atomic<int> ran{0};
   for (int i = 0; i < 50; ++i) {
-    ASSERT_TRUE(WaitFor([&] { return threads.TryRun([&] { ran++; }); }));
+    ASSERT_TRUE(WaitUntil([&] { return threads.TryRun([&] { ran++; }); }));
   }
-  ASSERT_TRUE(WaitFor([&] { return ran.load() == 50; }));
+  ASSERT_TRUE(WaitUntil([&] { return ran.load() == 50; }));
   EXPECT_LE(threads.threads(), 2u);
 }
 
@@ -52,13 +46,13 @@ TEST(CallThreadsTest, ThreadsEndAfterAQuietSpell) {
   CallThreads threads(4, milliseconds(50));
   std::atomic<bool> ran{false};
   ASSERT_TRUE(threads.TryRun([&] { ran = true; }));
-  ASSERT_TRUE(WaitFor([&] { return ran.load(); }));
+  ASSERT_TRUE(WaitUntil([&] { return ran.load(); }));
   EXPECT_EQ(threads.threads(), 1u);
-  EXPECT_TRUE(WaitFor([&] { return threads.threads() == 0; }));
+  EXPECT_TRUE(WaitUntil([&] { return threads.threads() == 0; }));
   // And a later job starts a new one.
   std::atomic<bool> ran_again{false};
   ASSERT_TRUE(threads.TryRun([&] { ran_again = true; }));
-  EXPECT_TRUE(WaitFor([&] { return ran_again.load(); }));
+  EXPECT_TRUE(WaitUntil([&] { return ran_again.load(); }));
 }
 
 TEST(CallThreadsTest, StopWaitsForRunningJobsAndRefusesNewOnes) {
@@ -70,7 +64,7 @@ TEST(CallThreadsTest, StopWaitsForRunningJobsAndRefusesNewOnes) {
     std::this_thread::sleep_for(milliseconds(200));
     finished = true;
   }));
-  ASSERT_TRUE(WaitFor([&] { return started.load(); }));
+  ASSERT_TRUE(WaitUntil([&] { return started.load(); }));
   threads.Stop();
   EXPECT_TRUE(finished.load());
   EXPECT_EQ(threads.threads(), 0u);
