@@ -201,10 +201,7 @@ void Connection::Pump() {
         NoteReplySent();
         continue;
       case WireSession::Step::Action::kClose:
-        if (!step.reason.empty()) {
-          LOG(WARNING) << "[thrift_server] closing connection from " << session_.peer() << ": "
-                       << step.reason;
-        }
+        LogCloseReason(step.reason);
         if (session_.format() && session_.format()->transport == WireTransport::kHttp) {
           Linger();
         } else {
@@ -263,21 +260,30 @@ void Connection::OnRead(const boost::system::error_code& ec, size_t n) {
   waiting_since_ms_.store(0, std::memory_order_relaxed);
   if (closed_) return;
   if (ec) {
-    if (ec != asio::error::eof && ec != asio::error::operation_aborted) {
-      LOG(WARNING) << "[thrift_server] read from " << session_.peer()
-                   << " failed: " << ec.message();
-    } else if (session_.buffered() > 0) {
-      VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected with "
-              << session_.buffered() << " bytes of an incomplete message";
-    } else {
-      VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected";
-    }
-    Close();
+    const bool ended = ec == asio::error::eof || ec == asio::error::operation_aborted;
+    CloseForReadEnd(ended ? std::string() : ec.message());
     return;
   }
   session_.Received(n);
   if (TryHandToCallThread()) return;
   Pump();
+}
+
+void Connection::LogCloseReason(const std::string& reason) const {
+  if (reason.empty()) return;
+  LOG(WARNING) << "[thrift_server] closing connection from " << session_.peer() << ": " << reason;
+}
+
+void Connection::CloseForReadEnd(const std::string& error) {
+  if (!error.empty()) {
+    LOG(WARNING) << "[thrift_server] read from " << session_.peer() << " failed: " << error;
+  } else if (session_.buffered() > 0) {
+    VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected with "
+            << session_.buffered() << " bytes of an incomplete message";
+  } else {
+    VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected";
+  }
+  Close();
 }
 
 bool Connection::WriteNow(const std::vector<WireSession::Span>& spans) {
@@ -388,20 +394,11 @@ void Connection::Drive() {
           HandBack();  // quiet for kDriveQuiet
           return;
         }
-        if (n < 0) {
-          LOG(WARNING) << "[thrift_server] read from " << session_.peer()
-                       << " failed: " << strerror(errno);
-        } else {
-          VLOG(1) << "[thrift_server] " << session_.peer() << " disconnected";
-        }
-        Close();
+        CloseForReadEnd(n < 0 ? strerror(errno) : std::string());
         return;
       }
       case WireSession::Step::Action::kClose:
-        if (!step.reason.empty()) {
-          LOG(WARNING) << "[thrift_server] closing connection from " << session_.peer() << ": "
-                       << step.reason;
-        }
+        LogCloseReason(step.reason);
         Close();
         return;
     }

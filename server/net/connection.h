@@ -104,6 +104,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void DiscardInput();
   void ReadMore();
   void OnRead(const boost::system::error_code& ec, size_t n);
+  // Logs why the session ends the connection (nothing for a normal end).
+  void LogCloseReason(const std::string& reason) const;
+  // The client's stream ended (`error` empty) or failed with `error`: says which, and closes.
+  // Shared by the event loop's reads and a call thread's.
+  void CloseForReadEnd(const std::string& error);
   // Sends a reply with one non-blocking send and returns true when all of it went out, which is
   // the usual case: finishing inline saves a trip through the event loop (one epoll_wait and a
   // handler) per call. Whatever the socket does not take at once is written asynchronously.
