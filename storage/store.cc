@@ -291,8 +291,9 @@ Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
 
 // ---------------------------------------------------------------- writes
 
-Status Store::ValidateRowMutation(const TableDescriptor& table, const RowMutation& m) const {
-  for (const ColumnMutation& c : m.mutations) {
+Status Store::ValidateRowMutation(const TableDescriptor& table, const RowMutationView& m) const {
+  for (const ColumnMutationView* it = m.begin; it != m.end; ++it) {
+    const ColumnMutationView& c = *it;
     if (c.type != MutationType::kDeleteRow && table.FindFamily(c.family) == nullptr) {
       return NoSuchFamily(table, c.family);
     }
@@ -311,7 +312,7 @@ Status Store::ValidateRowMutation(const TableDescriptor& table, const RowMutatio
   return Status::OK();
 }
 
-Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int64_t now_ms,
+Status Store::BuildBatch(const TableDescriptor& table, const RowMutationView& m, int64_t now_ms,
                          int64_t min_put_ts, leveldb::WriteBatch* batch,
                          BatchBuffers* buffers) const {
   // Everything that can reject the row is checked before the first cell is added, so a
@@ -328,7 +329,8 @@ Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int
     batch->Put(key, type == CellType::kPut ? leveldb::Slice(value) : leveldb::Slice());
   };
   std::vector<std::pair<ColumnKey, int>> latest_version_deletes;
-  for (const ColumnMutation& c : m.mutations) {
+  for (const ColumnMutationView* it = m.begin; it != m.end; ++it) {
+    const ColumnMutationView& c = *it;
     const bool latest = c.timestamp == kLatestTimestamp;
     int64_t ts = latest ? now_ms : c.timestamp;
     switch (c.type) {
@@ -360,7 +362,7 @@ Status Store::BuildBatch(const TableDescriptor& table, const RowMutation& m, int
           }
           const int nth = it->second++;
           ReadSpec spec;
-          spec.columns.AddColumn(c.family, c.qualifier);
+          spec.columns.AddColumn(std::string(c.family), std::string(c.qualifier));
           spec.max_versions = nth + 1;
           RowResult existing;
           HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(table, m.row, spec, now_ms, &existing));
@@ -399,13 +401,22 @@ Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   HBEMU_RETURN_IF_ERROR(ValidateRow(mutation.row));
   if (mutation.mutations.empty()) return Status::OK();
   auto lock = row_locks_->Lock(table->id, mutation.row);
+  MutationBatchView view;
+  view.Add(mutation);
   leveldb::WriteBatch batch;
   HBEMU_RETURN_IF_ERROR(BuildBatch(
-      *table, mutation, row_clock_->Now(table->id, mutation.row, clock_->NowMillis()), 0, &batch));
+      *table, view[0], row_clock_->Now(table->id, mutation.row, clock_->NowMillis()), 0, &batch));
   return Write(&batch);
 }
 
 Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutation>& mutations,
+                         std::vector<RowFailure>* failures) {
+  MutationBatchView view;
+  for (const RowMutation& m : mutations) view.Add(m);
+  return MutateRows(table_name, view, failures);
+}
+
+Status Store::MutateRows(std::string_view table_name, const MutationBatchView& mutations,
                          std::vector<RowFailure>* failures) {
   if (failures != nullptr) failures->clear();
   if (mutations.empty()) return Status::OK();  // as no Mutate call at all
@@ -413,7 +424,7 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   std::vector<std::string_view> rows;
   rows.reserve(mutations.size());
-  for (const RowMutation& m : mutations) rows.push_back(m.row);
+  for (size_t i = 0; i < mutations.size(); ++i) rows.push_back(mutations[i].row);
   auto locks = row_locks_->LockAll(table->id, rows);
   const int64_t now = clock_->NowMillis();
   leveldb::WriteBatch batch;
@@ -425,15 +436,15 @@ Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutat
     if (failures != nullptr) failures->push_back(RowFailure{index, std::move(status)});
   };
   for (size_t i = 0; i < mutations.size(); ++i) {
-    const RowMutation& m = mutations[i];
+    const RowMutationView m = mutations[i];
     Status status = ValidateRow(m.row);
     if (!status.ok()) {
       reject(i, std::move(status));
       continue;
     }
-    if (m.mutations.empty()) continue;
+    if (m.empty()) continue;
     // A "delete latest version" reads the row, so it must see the rows written before it.
-    const bool reads = std::any_of(m.mutations.begin(), m.mutations.end(), [](const auto& c) {
+    const bool reads = std::any_of(m.begin, m.end, [](const auto& c) {
       return c.type == MutationType::kDeleteVersion;
     });
     if (reads && pending) {
@@ -499,8 +510,10 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
     result->push_back(Cell{family, qualifier, put.timestamp, put.value});
     m.mutations.push_back(std::move(put));
   }
+  MutationBatchView view;
+  view.Add(m);
   leveldb::WriteBatch batch;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, m, now, 0, &batch));
+  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, view[0], now, 0, &batch));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   row_clock_->Assigned(table->id, row, newest, wall_now);
   // HBase's Result is sorted by column (family, then qualifier), not in request order.
@@ -568,10 +581,12 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   bool matches = false;
   HBEMU_RETURN_IF_ERROR(CheckValueMatches(op, expected, stored, &matches));
   if (!matches) return Status::OK();
+  MutationBatchView view;
+  view.Add(mutation);
   leveldb::WriteBatch batch;
   // A put must land after the cell it was checked against, even if that cell is future-dated.
   const int64_t min_put_ts = current.has_value() ? current->timestamp : 0;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, mutation, now, min_put_ts, &batch));
+  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, view[0], now, min_put_ts, &batch));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   *applied = true;
   return Status::OK();

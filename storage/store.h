@@ -12,6 +12,7 @@
 #include "storage/cell.h"
 #include "storage/clock.h"
 #include "storage/comparators.h"
+#include "storage/mutation.h"
 #include "storage/read_spec.h"
 #include "storage/scanner.h"
 #include "storage/schema.h"
@@ -37,32 +38,6 @@ struct StoreOptions {
   bool in_memory = false;      // LevelDB's in-memory Env: nothing touches the disk
   Clock* clock = nullptr;      // nullptr: the system clock
   bool sync_writes = false;    // fsync every data write (DDL is always synced)
-};
-
-// One change to one row. Timestamps left at kLatestTimestamp get the server clock, the same
-// reading for every part of one RowMutation (HBase gives one batch one "now").
-enum class MutationType {
-  kPut,                  // value at (family, qualifier, timestamp)
-  kDeleteColumn,         // all versions of the column with ts <= timestamp
-  kDeleteVersion,        // the version at exactly timestamp; latest: the newest visible one
-  kDeleteFamily,         // the whole family, ts <= timestamp
-  kDeleteFamilyVersion,  // every column of the family at exactly timestamp (ts required)
-  kDeleteRow,            // every family of the row, ts <= timestamp
-};
-
-struct ColumnMutation {
-  MutationType type = MutationType::kPut;
-  std::string family;
-  std::string qualifier;
-  int64_t timestamp = kLatestTimestamp;
-  std::string value;
-};
-
-struct RowMutation {
-  std::string row;
-  std::vector<ColumnMutation> mutations;
-  // HBase's per-mutation "_ttl" attribute, in ms; 0 for none. Applies to the puts.
-  int64_t cell_ttl_ms = 0;
 };
 
 struct ColumnIncrement {
@@ -131,6 +106,8 @@ class Store {
     size_t index;  // into `mutations`
     Status status;
   };
+  Status MutateRows(std::string_view table, const MutationBatchView& mutations,
+                    std::vector<RowFailure>* failures = nullptr);
   Status MutateRows(std::string_view table, const std::vector<RowMutation>& mutations,
                     std::vector<RowFailure>* failures = nullptr);
   // result->cells is empty when nothing is visible.
@@ -212,7 +189,7 @@ class Store {
   Status ReadNewest(const TableDescriptor& table, std::string_view row, std::string_view family,
                     std::string_view qualifier, int64_t now_ms, std::optional<Cell>* out) const;
   // The checks that can reject a row mutation without reading the row.
-  Status ValidateRowMutation(const TableDescriptor& table, const RowMutation& mutation) const;
+  Status ValidateRowMutation(const TableDescriptor& table, const RowMutationView& mutation) const;
   // Scratch space reused across the cells (and rows) of one batch.
   struct BatchBuffers {
     std::string key;
@@ -221,7 +198,7 @@ class Store {
   // Validates a row mutation and appends its writes to *batch. On failure nothing was added,
   // unless reading for a "delete latest version" failed. `buffers` may be null.
   // REQUIRES: the row lock is held.
-  Status BuildBatch(const TableDescriptor& table, const RowMutation& mutation, int64_t now_ms,
+  Status BuildBatch(const TableDescriptor& table, const RowMutationView& mutation, int64_t now_ms,
                     int64_t min_put_ts, leveldb::WriteBatch* batch,
                     BatchBuffers* buffers = nullptr) const;
   Status Write(leveldb::WriteBatch* batch);

@@ -1,5 +1,7 @@
 #include "server/net/call_threads.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <memory>
 
@@ -45,6 +47,7 @@ bool CallThreads::TryRun(std::function<void()> job) {
 }
 
 void CallThreads::Run(Worker* worker) {
+  pthread_setname_np(pthread_self(), "hbemu-call");
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     std::function<void()> job = std::move(worker->job);

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -57,6 +58,12 @@ timeval ToTimeval(std::chrono::milliseconds d) {
 void SetDescriptorBlocking(int fd, bool blocking) {
   int non_blocking = blocking ? 0 : 1;
   ioctl(fd, FIONBIO, &non_blocking);
+}
+
+tcp ProtocolOf(const tcp::socket& socket) {
+  boost::system::error_code ec;
+  const tcp::endpoint local = socket.local_endpoint(ec);
+  return ec ? tcp::v4() : local.protocol();
 }
 
 }  // namespace
@@ -113,9 +120,14 @@ Connection::Connection(ServerCore* core, EventLoop* loop, tcp::socket socket)
       loop_(loop),
       strand_(asio::make_strand(loop->io)),
       socket_(std::move(socket)),
+      protocol_(ProtocolOf(socket_)),
       session_(core->session_config, core->processor.get(), core->thrift_config,
                PeerOf(socket_)),
       linger_timer_(loop->io) {}
+
+Connection::~Connection() {
+  if (driven_fd_ >= 0) ::close(driven_fd_);
+}
 
 void Connection::Start() {
   // Replies are sent with one non-blocking send first (WriteNow); asio's own async operations
@@ -161,6 +173,11 @@ void Connection::Close() {
   linger_timer_.cancel();
   waiting_since_ms_.store(0, std::memory_order_relaxed);
   boost::system::error_code ec;
+  if (driven_fd_ >= 0) {
+    ::shutdown(driven_fd_, SHUT_RDWR);
+    ::close(driven_fd_);
+    driven_fd_ = -1;
+  }
   socket_.shutdown(tcp::socket::shutdown_both, ec);
   socket_.close(ec);
   core_->Remove(shared_from_this());
@@ -344,17 +361,43 @@ bool Connection::TryHandToCallThread() {
   // HTTP keeps its event-loop path (lingering, keep-alive), and it is rarely hot.
   if (!session_.format() || session_.format()->transport == WireTransport::kHttp) return false;
   if (NowUs() - last_reply_us_ > kBackToBackUs) return false;
+  if (!ReleaseDescriptor()) return false;
   driven_.store(true, std::memory_order_release);
   auto self = shared_from_this();
   core_->stats.on_call_threads.fetch_add(1, std::memory_order_relaxed);
   if (core_->call_threads->TryRun([self] { self->Drive(); })) return true;
   core_->stats.on_call_threads.fetch_sub(1, std::memory_order_relaxed);
   driven_.store(false, std::memory_order_release);
+  if (!ReassignDescriptor()) {
+    Close();
+    return true;  // nothing left to pump
+  }
   return false;
 }
 
+bool Connection::ReleaseDescriptor() {
+  boost::system::error_code ec;
+  const int fd = socket_.release(ec);
+  if (ec) return false;
+  driven_fd_ = fd;
+  return true;
+}
+
+bool Connection::ReassignDescriptor() {
+  boost::system::error_code ec;
+  socket_.assign(protocol_, driven_fd_, ec);
+  if (ec) {
+    LOG(WARNING) << "[thrift_server] cannot give the connection from " << session_.peer()
+                 << " back to its event loop: " << ec.message();
+    return false;  // driven_fd_ stays ours to close
+  }
+  driven_fd_ = -1;
+  socket_.non_blocking(true, ec);  // WriteNow's first send must not block
+  return true;
+}
+
 void Connection::Drive() {
-  const int fd = socket_.native_handle();
+  const int fd = driven_fd_;
   if (!blocking_options_set_) {
     blocking_options_set_ = true;
     const timeval quiet = ToTimeval(kDriveQuiet);
@@ -416,7 +459,7 @@ bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
     msghdr msg{};
     msg.msg_iov = iov.data() + first;
     msg.msg_iovlen = iov.size() - first;
-    const ssize_t sent = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL);
+    const ssize_t sent = ::sendmsg(driven_fd_, &msg, MSG_NOSIGNAL);
     if (sent < 0) {
       if (errno == EINTR) continue;
       if ((errno == EAGAIN || errno == EWOULDBLOCK) && !stop_requested_.load()) continue;
@@ -439,9 +482,14 @@ void Connection::HandBack() {
     Close();
     return;
   }
-  SetDescriptorBlocking(socket_.native_handle(), false);
+  SetDescriptorBlocking(driven_fd_, false);
   auto self = shared_from_this();
   asio::post(strand_, [self] {
+    if (!self->ReassignDescriptor()) {
+      self->Close();
+      self->driven_.store(false, std::memory_order_release);
+      return;
+    }
     self->driven_.store(false, std::memory_order_release);
     self->last_reply_us_ = 0;  // it went quiet: the next call starts on the loop again
     if (self->stop_requested_.load()) self->close_after_reply_ = true;

@@ -70,10 +70,14 @@ struct ServerCore {
 // event loop needs epoll and a failed speculative read as well. The thread hands the connection
 // back to its loop once it has been quiet for a moment, so idle connections hold no thread.
 // While a call thread drives it (`driven_`, only changed on the strand), strand handlers leave
-// its state alone.
+// its state alone, and its descriptor is out of the event loop's epoll set: asio registers
+// every socket for edge-triggered readiness, so each call arriving on a driven socket would
+// otherwise wake the sleeping loop thread for nothing (measured: 0.45 wake-ups per call, a
+// third of the server's context switches at 4 connections).
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
   Connection(ServerCore* core, EventLoop* loop, boost::asio::ip::tcp::socket socket);
+  ~Connection();
 
   // Any thread.
   void Start();
@@ -125,11 +129,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool SendAll(const std::vector<WireSession::Span>& spans);
   // On the call thread: gives the connection back to its loop.
   void HandBack();
+  // On the strand: takes the descriptor out of asio (and its epoll set) for a call thread, and
+  // gives it back. Release fails only for a socket that is not open.
+  bool ReleaseDescriptor();
+  bool ReassignDescriptor();
 
   ServerCore* const core_;
   EventLoop* const loop_;
   Strand strand_;
   boost::asio::ip::tcp::socket socket_;
+  const boost::asio::ip::tcp protocol_;  // to hand a released descriptor back to socket_
+  // The descriptor while a call thread drives the connection (socket_ is then empty), else -1.
+  int driven_fd_ = -1;
   WireSession session_;
   boost::asio::steady_timer linger_timer_;
   uint8_t discard_[4096];

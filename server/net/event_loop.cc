@@ -1,5 +1,7 @@
 #include "server/net/event_loop.h"
 
+#include <pthread.h>
+
 #include <chrono>
 #include <exception>
 
@@ -31,6 +33,8 @@ void EventLoop::StopAndJoin() {
 }
 
 void EventLoop::Run() {
+  // Named so that `top -H` (and a test counting the loop's wake-ups) can tell it apart.
+  pthread_setname_np(pthread_self(), "hbemu-loop");
   for (;;) {
     try {
       io.run();
@@ -50,6 +54,7 @@ void EventLoop::WakeStandby() {
 }
 
 void EventLoop::Standby() {
+  pthread_setname_np(pthread_self(), "hbemu-standby");
   uint64_t finished = calls_finished.load(std::memory_order_relaxed);
   int idle_polls = 0;
   while (!stop_) {

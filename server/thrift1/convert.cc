@@ -21,15 +21,23 @@ void SetColumnName(const Cell& cell, std::string* name) {
 
 }  // namespace
 
-ColumnSpec ParseColumn(std::string_view spec) {
-  ColumnSpec out;
+ColumnSpecView ParseColumnView(std::string_view spec) {
+  ColumnSpecView out;
   const size_t colon = spec.find(':');
   if (colon == std::string_view::npos) {
-    out.family = std::string(spec);
+    out.family = spec;
   } else {
-    out.family = std::string(spec.substr(0, colon));
-    out.qualifier = std::string(spec.substr(colon + 1));
+    out.family = spec.substr(0, colon);
+    out.qualifier = spec.substr(colon + 1);
   }
+  return out;
+}
+
+ColumnSpec ParseColumn(std::string_view spec) {
+  const ColumnSpecView view = ParseColumnView(spec);
+  ColumnSpec out;
+  out.family = std::string(view.family);
+  if (view.qualifier) out.qualifier = std::string(*view.qualifier);
   return out;
 }
 

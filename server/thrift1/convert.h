@@ -21,6 +21,12 @@ struct ColumnSpec {
   std::optional<std::string> qualifier;
 };
 ColumnSpec ParseColumn(std::string_view spec);
+// The same split as views into `spec`.
+struct ColumnSpecView {
+  std::string_view family;
+  std::optional<std::string_view> qualifier;
+};
+ColumnSpecView ParseColumnView(std::string_view spec);
 
 // Adds Thrift1 column specs to a selection in order (Get.addFamily/addColumn semantics).
 void AddColumns(const std::vector<std::string>& specs, storage::ColumnSelection* selection);

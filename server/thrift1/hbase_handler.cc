@@ -33,7 +33,7 @@ storage::TimeRange Before(int64_t ts) {
 
 // HBase's Put and Delete constructors check the row (Mutation.checkRow) before anything is
 // sent, so these errors come first, before the table is even looked up.
-storage::Status CheckRow(const std::string& row) {
+storage::Status CheckRow(std::string_view row) {
   constexpr size_t kMaxRowLength = 32767;  // HConstants.MAX_ROW_LENGTH
   if (row.empty()) return Status::InvalidArgument("Row length is 0");
   if (row.size() > kMaxRowLength) {
@@ -207,47 +207,43 @@ void HbaseHandler::mutateRowTs(const std::string& tableName, const std::string& 
 // nothing written), then sends all the Puts as one client batch and, only if every Put
 // succeeded, all the Deletes as another: a put and a delete of the same column in one call leave
 // it deleted. A batch applies its good rows and reports the rejected ones afterwards.
-void HbaseHandler::MutateRowsImpl(const std::string& table,
-                                  const std::vector<thrift::BatchMutation>& batches,
-                                  int64_t timestamp,
-                                  const std::map<std::string, std::string>& attributes) {
+void HbaseHandler::MutateRows(const std::string& table, const BatchMutationsView& rows,
+                              int64_t timestamp,
+                              const std::map<std::string, std::string>& attributes) {
   const int64_t cell_ttl = CellTtlFromAttributes(attributes);
-  std::vector<RowMutation> puts, deletes;
-  puts.reserve(batches.size());
-  for (const thrift::BatchMutation& batch : batches) {
-    if (!CheckRow(batch.row).ok()) throw ApplicationError(CheckRow(batch.row).message());
-    // Rows are mostly all puts: the delete half gets its row key only if it is used.
-    RowMutation put{batch.row, {}, cell_ttl};
-    RowMutation del{{}, {}, 0};
-    for (const thrift::Mutation& m : batch.mutations) {
-      ColumnSpec column = ParseColumn(m.column);
-      ColumnMutation c;
+  storage::MutationBatchView puts, deletes;
+  puts.Reserve(rows.size(), rows.size());  // rows are mostly one or a few puts
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const std::string_view row = rows.row(i);
+    if (!CheckRow(row).ok()) throw ApplicationError(CheckRow(row).message());
+    bool has_put = false, has_delete = false;
+    for (const BatchMutationsView::Mutation* m = rows.begin(i); m != rows.end(i); ++m) {
+      const ColumnSpecView column = ParseColumnView(m->column);
+      storage::ColumnMutationView c;
       c.timestamp = timestamp;
-      c.family = std::move(column.family);
-      if (m.isDelete) {
+      c.family = column.family;
+      if (m->is_delete) {
         c.type = column.qualifier ? MutationType::kDeleteColumn : MutationType::kDeleteFamily;
-        c.qualifier = column.qualifier.value_or("");
-        del.mutations.push_back(std::move(c));
+        c.qualifier = column.qualifier.value_or(std::string_view());
+        if (!has_delete) deletes.AddRow(row);
+        has_delete = true;
+        deletes.AddColumn(c);
       } else {
         if (!column.qualifier) throw ApplicationError("Invalid famAndQf provided.");
-        c.qualifier = std::move(*column.qualifier);
-        c.value = m.value;
-        put.mutations.push_back(std::move(c));
+        c.qualifier = *column.qualifier;
+        c.value = m->value;
+        if (!has_put) puts.AddRow(row, cell_ttl);
+        has_put = true;
+        puts.AddColumn(c);
       }
-    }
-    if (!put.mutations.empty()) puts.push_back(std::move(put));
-    if (!del.mutations.empty()) {
-      del.row = batch.row;
-      deletes.push_back(std::move(del));
     }
   }
   SendBatch(table, puts);
   SendBatch(table, deletes);
-  admin::NoteWrites(table, batches.size(),
-                    [&batches](size_t i) { return std::string_view(batches[i].row); });
+  admin::NoteWrites(table, rows.size(), [&rows](size_t i) { return rows.row(i); });
 }
 
-void HbaseHandler::SendBatch(const std::string& table, const std::vector<RowMutation>& rows) {
+void HbaseHandler::SendBatch(const std::string& table, const storage::MutationBatchView& rows) {
   std::vector<storage::Store::RowFailure> failures;
   const Status s = store_->MutateRows(table, rows, &failures);
   if (!failures.empty()) {
@@ -270,14 +266,18 @@ void HbaseHandler::ThrowIfBatchFailed(const Status& status, size_t actions) cons
 void HbaseHandler::mutateRows(const std::string& tableName,
                               const std::vector<thrift::BatchMutation>& rowBatches,
                               const std::map<std::string, std::string>& attributes) {
-  MutateRowsImpl(tableName, rowBatches, kLatest, attributes);
+  BatchMutationsView rows;
+  rows.Assign(rowBatches);
+  MutateRows(tableName, rows, kLatest, attributes);
 }
 
 void HbaseHandler::mutateRowsTs(const std::string& tableName,
                                 const std::vector<thrift::BatchMutation>& rowBatches,
                                 int64_t timestamp,
                                 const std::map<std::string, std::string>& attributes) {
-  MutateRowsImpl(tableName, rowBatches, timestamp, attributes);
+  BatchMutationsView rows;
+  rows.Assign(rowBatches);
+  MutateRows(tableName, rows, timestamp, attributes);
 }
 
 int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::string& row,

@@ -9,6 +9,7 @@
 #include "Hbase.h"
 #include "server/gateway/batch_errors.h"
 #include "server/gateway/scanner_registry.h"
+#include "server/thrift1/batch_mutations.h"
 #include "storage/store.h"
 
 namespace hbemu::server {
@@ -143,6 +144,10 @@ class HbaseHandler : public thrift::HbaseIf {
   // whether they are to be shaped as sortedColumns. Throws what scannerGetList throws.
   void ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch* rows,
                        bool* sorted_columns);
+  // mutateRows and mutateRowsTs (timestamp kLatest) over rows decoded as views, for
+  // HbaseProcessor's mutateRows path (batch_mutations.h). Throws what mutateRows throws.
+  void MutateRows(const std::string& table, const BatchMutationsView& rows, int64_t timestamp,
+                  const std::map<std::string, std::string>& attributes);
 
   // ---- server
   thrift::TThriftServerType::type getThriftServerType() override;
@@ -160,10 +165,8 @@ class HbaseHandler : public thrift::HbaseIf {
   void MutateRowImpl(const std::string& table, const std::string& row,
                      const std::vector<thrift::Mutation>& mutations, int64_t timestamp,
                      const std::map<std::string, std::string>& attributes);
-  void MutateRowsImpl(const std::string& table, const std::vector<thrift::BatchMutation>& batches,
-                      int64_t timestamp, const std::map<std::string, std::string>& attributes);
   // Sends one client batch of row mutations (Store::MutateRows), failing as HBase's batch does.
-  void SendBatch(const std::string& table, const std::vector<storage::RowMutation>& rows);
+  void SendBatch(const std::string& table, const storage::MutationBatchView& rows);
   // Throws HBase's batch failure for a batch of `actions` actions that failed as a whole, if
   // HBase reports it that way (gateway/batch_errors.h); otherwise returns.
   void ThrowIfBatchFailed(const storage::Status& status, size_t actions) const;

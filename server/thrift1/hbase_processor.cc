@@ -23,6 +23,10 @@ bool HbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::stri
     ProcessScannerGet(in, out, name, seqid);
     return true;
   }
+  if (eventHandler_ == nullptr && (name == "mutateRows" || name == "mutateRowsTs") &&
+      ProcessMutateRows(in, out, name, seqid)) {
+    return true;
+  }
   return thrift::HbaseProcessor::dispatchCall(in, out, name, seqid, call_context);
 }
 
@@ -82,6 +86,48 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   out->writeMessageEnd();
   out->getTransport()->writeEnd();
   out->getTransport()->flush();
+}
+
+// Mirrors the generated process_mutateRows / process_mutateRowsTs.
+bool HbaseProcessor::ProcessMutateRows(TProtocol* in, TProtocol* out, const std::string& name,
+                                       int32_t seqid) {
+  auto* binary = dynamic_cast<BinaryCallProtocol*>(in);
+  if (binary == nullptr) return false;
+  const bool with_timestamp = name == "mutateRowsTs";
+  MutateRowsArgsView args;
+  ReadMutateRowsArgs(binary, with_timestamp, &args);
+  in->readMessageEnd();
+  // Ends the read as the generated code does; the views stay good, as the message buffer is
+  // only observed (WireSession keeps the bytes until the call returns).
+  in->getTransport()->readEnd();
+
+  // Both methods' results have the same fields: io (1), ia (2).
+  thrift::Hbase_mutateRows_result result;
+  try {
+    handler_->MutateRows(std::string(args.table), args.rows,
+                         with_timestamp ? args.timestamp : storage::kLatestTimestamp,
+                         args.attributes);
+  } catch (thrift::IOError& e) {
+    result.io = std::move(e);
+    result.__isset.io = true;
+  } catch (thrift::IllegalArgument& e) {
+    result.ia = std::move(e);
+    result.__isset.ia = true;
+  } catch (const std::exception& e) {
+    TApplicationException x(e.what());
+    out->writeMessageBegin(name, TMessageType::T_EXCEPTION, seqid);
+    x.write(out);
+    out->writeMessageEnd();
+    out->getTransport()->writeEnd();
+    out->getTransport()->flush();
+    return true;
+  }
+  out->writeMessageBegin(name, TMessageType::T_REPLY, seqid);
+  result.write(out);
+  out->writeMessageEnd();
+  out->getTransport()->writeEnd();
+  out->getTransport()->flush();
+  return true;
 }
 
 }  // namespace hbemu::server

@@ -12,7 +12,9 @@ namespace hbemu::server {
 // The generated Thrift1 processor, except that scannerGet and scannerGetList write their rows
 // from the scanner's results straight into the reply (convert.h WriteTRowResult) instead of
 // building TRowResult structs first: building and freeing those maps and strings cost more
-// than reading the cells from LevelDB. The bytes on the wire are the same.
+// than reading the cells from LevelDB. Likewise mutateRows and mutateRowsTs over the binary
+// protocol read their rows as views into the request (batch_mutations.h) instead of as
+// BatchMutation structs. The bytes on the wire are the same.
 class HbaseProcessor : public thrift::HbaseProcessor {
  public:
   // `metrics` (may be null) counts every call; it must outlive the processor.
@@ -26,6 +28,10 @@ class HbaseProcessor : public thrift::HbaseProcessor {
 
  private:
   void ProcessScannerGet(apache::thrift::protocol::TProtocol* in,
+                         apache::thrift::protocol::TProtocol* out, const std::string& name,
+                         int32_t seqid);
+  // False, having read nothing, when `in` is not the binary protocol over a message buffer.
+  bool ProcessMutateRows(apache::thrift::protocol::TProtocol* in,
                          apache::thrift::protocol::TProtocol* out, const std::string& name,
                          int32_t seqid);
 

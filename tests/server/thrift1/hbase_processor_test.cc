@@ -1,6 +1,7 @@
-// The scan fast path writes rows to the wire without building TRowResult structs. These tests
-// hold the whole scannerGet/scannerGetList reply of server::HbaseProcessor to the generated
-// processor's bytes, for both wire protocols (row_writer_test.cc holds the row writer itself).
+// The scan fast path writes rows to the wire without building TRowResult structs, and mutateRows
+// reads its rows as views (batch_mutations.h). These tests hold server::HbaseProcessor's replies
+// (and the cells it writes) to the generated processor's, for both wire protocols
+// (row_writer_test.cc holds the row writer itself).
 
 #include "server/thrift1/hbase_processor.h"
 
@@ -129,6 +130,233 @@ TEST_P(HbaseProcessorTest, ScannerErrorsMatchTheGeneratedProcessor) {
   EXPECT_EQ(negative, GetList(generated, id, -1));
   EXPECT_FALSE(negative.empty());
 }
+
+// Runs one mutateRows(Ts) call, whose arguments `args` writes, through each processor, each
+// over a store of its own holding the same table "m". Expects the same reply and the same
+// cells afterwards.
+class MutateRowsTest : public HbaseProcessorTest {
+ protected:
+  void SetUp() override {
+    HbaseProcessorTest::SetUp();
+    for (Side* side : {&fast_, &generated_}) {
+      storage::StoreOptions options;
+      options.in_memory = true;
+      options.clock = &clock_;
+      ASSERT_TRUE(storage::Store::Open(options, &side->store).ok());
+      side->handler = std::make_shared<HbaseHandler>(side->store.get(), scanners_.get(),
+                                                     HbaseHandler::Options());
+      thrift::ColumnDescriptor f, g;
+      f.name = "f:";
+      g.name = "g";
+      side->handler->createTable("m", {f, g});
+      // Something for the deletes to delete.
+      for (const char* row : {"r1", "r2", "r3"}) {
+        side->handler->mutateRowTs("m", row, {Put("f:b", "old"), Put("g:", "old")}, 10,
+                                   kNoAttrs);
+      }
+    }
+  }
+
+  void ExpectSameEffect(const std::string& method, const std::function<void(TProtocol*)>& args) {
+    HbaseProcessor fast(fast_.handler);
+    thrift::HbaseProcessor generated(generated_.handler);
+    EXPECT_EQ(Call(fast, method, args), Call(generated, method, args));
+    EXPECT_EQ(Cells(fast_), Cells(generated_));
+  }
+
+  struct Side {
+    std::unique_ptr<storage::Store> store;
+    std::shared_ptr<HbaseHandler> handler;
+  };
+
+  // The newest version of every cell, as "row/family:qualifier/timestamp=value" lines.
+  std::string Cells(Side& side) {
+    std::string out;
+    thrift::TScan scan;
+    const int32_t id = side.handler->scannerOpenWithScan("m", scan, kNoAttrs);
+    std::vector<thrift::TRowResult> rows;
+    side.handler->scannerGetList(rows, id, 1000);
+    side.handler->scannerClose(id);
+    for (const thrift::TRowResult& row : rows) {
+      for (const auto& [column, cell] : row.columns) {
+        out += row.row + "/" + column + "/" + std::to_string(cell.timestamp) + "=" + cell.value +
+               "\n";
+      }
+    }
+    return out;
+  }
+
+  Side fast_, generated_;
+
+  static thrift::Mutation Put(const std::string& column, const std::string& value) {
+    thrift::Mutation m;
+    m.column = column;
+    m.value = value;
+    return m;
+  }
+  static thrift::Mutation Delete(const std::string& column) {
+    thrift::Mutation m;
+    m.isDelete = true;
+    m.column = column;
+    return m;
+  }
+  static thrift::BatchMutation Row(const std::string& row, std::vector<thrift::Mutation> ms) {
+    thrift::BatchMutation b;
+    b.row = row;
+    b.mutations = std::move(ms);
+    return b;
+  }
+};
+
+TEST_P(MutateRowsTest, PutsAndDeletesMatchTheGeneratedProcessor) {
+  const std::vector<thrift::BatchMutation> rows = {
+      Row("r1", {Put("f:a", "1"), Put("g:", std::string(300, 'x')), Delete("f:b")}),
+      Row("r2", {Delete("g")}),  // the whole family
+      Row("r3", {Put("f:q", ""), Put("f:a:b", "colon in the qualifier")}),
+      Row("r4", {}),
+  };
+  ExpectSameEffect("mutateRowsTs", [&](TProtocol* p) {
+    thrift::Hbase_mutateRowsTs_args args;
+    args.tableName = "m";
+    args.rowBatches = rows;
+    args.timestamp = 500;
+    args.write(p);
+  });
+  EXPECT_NE(Cells(fast_).find("r1/f:a/500=1"), std::string::npos) << Cells(fast_);
+  EXPECT_EQ(Cells(fast_).find("r1/f:b/"), std::string::npos) << Cells(fast_);
+  ExpectSameEffect("mutateRows", [&](TProtocol* p) {
+    thrift::Hbase_mutateRows_args args;
+    args.tableName = "m";
+    args.rowBatches = rows;
+    args.attributes = {{"k", "v"}};
+    args.write(p);
+  });
+}
+
+TEST_P(MutateRowsTest, RejectedRowsMatchTheGeneratedProcessor) {
+  const std::vector<std::vector<thrift::BatchMutation>> batches = {
+      {Row("r1", {Put("f:a", "1")}), Row("r2", {Put("nosuch:a", "1")})},  // IOError, r1 written
+      {Row("", {Put("f:a", "1")})},                                      // IllegalArgument
+      {Row("r1", {Put("f", "family only")})},                            // IllegalArgument
+  };
+  for (const auto& rows : batches) {
+    ExpectSameEffect("mutateRows", [&](TProtocol* p) {
+      thrift::Hbase_mutateRows_args args;
+      args.tableName = "m";
+      args.rowBatches = rows;
+      args.write(p);
+    });
+  }
+  ExpectSameEffect("mutateRows", [&](TProtocol* p) {
+    thrift::Hbase_mutateRows_args args;
+    args.tableName = "nosuchtable";
+    args.rowBatches = batches[0];
+    args.write(p);
+  });
+}
+
+// What a hand-written client may send: fields out of order, repeated (the last wins), unknown
+// or of an unexpected type (skipped).
+TEST_P(MutateRowsTest, OddFieldLayoutsReadAsTheGeneratedProcessorReadsThem) {
+  using apache::thrift::protocol::TType;
+  ExpectSameEffect("mutateRows", [&](TProtocol* p) {
+    p->writeStructBegin("args");
+    p->writeFieldBegin("rowBatches", TType::T_LIST, 2);
+    p->writeListBegin(TType::T_STRUCT, 2);
+    {  // mutations before the row, the row twice
+      p->writeStructBegin("BatchMutation");
+      p->writeFieldBegin("mutations", TType::T_LIST, 2);
+      p->writeListBegin(TType::T_STRUCT, 1);
+      Put("f:early", "1").write(p);
+      p->writeListEnd();
+      p->writeFieldEnd();
+      p->writeFieldBegin("row", TType::T_STRING, 1);
+      p->writeBinary("ignored");
+      p->writeFieldEnd();
+      p->writeFieldBegin("row", TType::T_STRING, 1);
+      p->writeBinary("r1");
+      p->writeFieldEnd();
+      p->writeFieldStop();
+      p->writeStructEnd();
+    }
+    {  // the mutation list twice; unknown and mistyped fields
+      p->writeStructBegin("BatchMutation");
+      p->writeFieldBegin("row", TType::T_STRING, 1);
+      p->writeBinary("r2");
+      p->writeFieldEnd();
+      p->writeFieldBegin("mutations", TType::T_LIST, 2);
+      p->writeListBegin(TType::T_STRUCT, 1);
+      Put("f:dropped", "1").write(p);
+      p->writeListEnd();
+      p->writeFieldEnd();
+      p->writeFieldBegin("unknown", TType::T_STRING, 9);
+      p->writeBinary("skipped");
+      p->writeFieldEnd();
+      p->writeFieldBegin("mutations", TType::T_LIST, 2);
+      p->writeListBegin(TType::T_STRUCT, 2);
+      p->writeStructBegin("Mutation");
+      p->writeFieldBegin("isDelete", TType::T_I32, 1);  // wrong type: skipped, so a put
+      p->writeI32(1);
+      p->writeFieldEnd();
+      p->writeFieldBegin("value", TType::T_STRING, 3);
+      p->writeBinary("value first");
+      p->writeFieldEnd();
+      p->writeFieldBegin("writeToWAL", TType::T_BOOL, 4);
+      p->writeBool(false);
+      p->writeFieldEnd();
+      p->writeFieldBegin("column", TType::T_STRING, 2);
+      p->writeBinary("f:late");
+      p->writeFieldEnd();
+      p->writeFieldStop();
+      p->writeStructEnd();
+      Delete("g").write(p);
+      p->writeListEnd();
+      p->writeFieldEnd();
+      p->writeFieldStop();
+      p->writeStructEnd();
+    }
+    p->writeListEnd();
+    p->writeFieldEnd();
+    p->writeFieldBegin("tableName", TType::T_STRING, 1);  // after the rows
+    p->writeBinary("m");
+    p->writeFieldEnd();
+    p->writeFieldStop();
+    p->writeStructEnd();
+  });
+  const std::string cells = Cells(fast_);
+  EXPECT_NE(cells.find("r1/f:early/"), std::string::npos) << cells;
+  EXPECT_NE(cells.find("r2/f:late/"), std::string::npos) << cells;
+  EXPECT_EQ(cells.find("dropped"), std::string::npos) << cells;
+  EXPECT_EQ(cells.find("ignored"), std::string::npos) << cells;
+}
+
+TEST_P(MutateRowsTest, TruncatedCallFailsAndWritesNothing) {
+  thrift::Hbase_mutateRows_args args;
+  args.tableName = "m";
+  args.rowBatches = {Row("r1", {Put("f:a", "1")}), Row("r9", {Put("f:a", "2")})};
+  auto whole = std::make_shared<TMemoryBuffer>();
+  auto writer = MakeProtocol(GetParam(), whole);
+  writer->writeMessageBegin("mutateRows", TMessageType::T_CALL, 7);
+  args.write(writer.get());
+  writer->writeMessageEnd();
+  const std::string bytes = whole->getBufferAsString();
+  const std::string before = Cells(fast_);
+  HbaseProcessor fast(fast_.handler);
+  for (size_t cut : {bytes.size() - 1, bytes.size() - 12, bytes.size() / 2}) {
+    std::string part = bytes.substr(0, cut);
+    auto request = std::make_shared<TMemoryBuffer>(reinterpret_cast<uint8_t*>(part.data()),
+                                                   static_cast<uint32_t>(part.size()));
+    auto reply = std::make_shared<TMemoryBuffer>();
+    EXPECT_ANY_THROW(fast.process(MakeProtocol(GetParam(), request),
+                                  MakeProtocol(GetParam(), reply), nullptr));
+  }
+  EXPECT_EQ(Cells(fast_), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Protocols, MutateRowsTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Compact" : "Binary";
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Protocols, HbaseProcessorTest, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& info) {
