@@ -1,5 +1,6 @@
 #include "server/net/message_skimmer.h"
 
+#include <algorithm>
 #include <climits>
 #include <utility>
 
@@ -36,6 +37,7 @@ class MessageSkimmer::Cursor {
       : data_(data), size_(size), pos_(pos), limit_(limit) {}
 
   size_t pos() const { return pos_; }
+  void Seek(size_t pos) { pos_ = pos; }
   bool ok() const { return result_.status == SkimResult::Status::kComplete; }
   SkimResult& result() { return result_; }
 
@@ -151,9 +153,57 @@ SkimResult MessageSkimmer::Skim(const uint8_t* data, size_t size) {
   Cursor in(data, size, position_, max_message_bytes_);
   for (;;) {
     if (header_done_ && stack_.empty()) return {SkimResult::Status::kComplete, position_, ""};
+    if (protocol_ == WireProtocol::kBinary && header_done_ && pending_type_ < 0 &&
+        stack_.back().kind == Frame::Kind::kStruct && BinaryFields(data, size)) {
+      in.Seek(position_);
+      continue;
+    }
     if (!Step(in)) return std::move(in.result());
     position_ = in.pos();
   }
+}
+
+// Steps over whole binary-protocol fields of the types a struct mostly holds (numbers, bools,
+// strings), header and value at once, as long as each lies wholly within the bytes at hand and
+// the limit; Step takes whatever else comes (containers, structs, the stop byte, a short
+// buffer, an error) and says what is wrong with it. A 1,000-row mutateRows spent a fifth of
+// its server time in the skim, with two Steps per field.
+bool MessageSkimmer::BinaryFields(const uint8_t* data, size_t size) {
+  if (stack_.size() + 1 > kMaxDepth) return false;  // Value's depth check; Step reports it
+  const size_t limit = std::min(size, max_message_bytes_);
+  const size_t start = position_;
+  size_t p = position_;
+  for (;;) {
+    if (limit - p < 3) break;  // type and field id
+    const uint8_t type = data[p];
+    size_t value_bytes;
+    switch (type) {
+      case kBool: case kByte: value_bytes = 1; break;
+      case kI16: value_bytes = 2; break;
+      case kI32: value_bytes = 4; break;
+      case kDouble: case kI64: value_bytes = 8; break;
+      case kString: {
+        if (limit - p < 7) return Advance(start, p);
+        const uint8_t* n = data + p + 3;
+        const int32_t length = static_cast<int32_t>((uint32_t{n[0]} << 24) |
+                                                    (uint32_t{n[1]} << 16) |
+                                                    (uint32_t{n[2]} << 8) | n[3]);
+        if (length < 0) return Advance(start, p);
+        value_bytes = 4 + static_cast<size_t>(length);
+        break;
+      }
+      default:
+        return Advance(start, p);
+    }
+    if (limit - p - 3 < value_bytes) break;
+    p += 3 + value_bytes;
+  }
+  return Advance(start, p);
+}
+
+bool MessageSkimmer::Advance(size_t start, size_t to) {
+  position_ = to;
+  return to != start;
 }
 
 bool MessageSkimmer::Step(Cursor& in) {

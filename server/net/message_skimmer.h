@@ -69,6 +69,10 @@ class MessageSkimmer {
   // One step: the header, a field header, one value or a container's end. Leaves the state
   // unchanged unless it returns true.
   bool Step(Cursor& in);
+  // Binary protocol, inside a struct: steps over whole fields of plain types; false when it
+  // stepped over none.
+  bool BinaryFields(const uint8_t* data, size_t size);
+  bool Advance(size_t start, size_t to);
   bool Header(Cursor& in);
   bool FieldHeader(Cursor& in);
   bool Value(Cursor& in, uint8_t type);
