@@ -14,6 +14,7 @@ std::string RowClock::Key(uint64_t table_id, std::string_view row) {
 }
 
 int64_t RowClock::Now(uint64_t table_id, std::string_view row, int64_t now_ms) {
+  if (ahead_count_.load(std::memory_order_acquire) == 0) return now_ms;
   std::lock_guard<std::mutex> lock(mu_);
   if (ahead_.empty()) return now_ms;
   const auto it = ahead_.find(Key(table_id, row));
@@ -26,6 +27,7 @@ void RowClock::Assigned(uint64_t table_id, std::string_view row, int64_t ts, int
   int64_t& newest = ahead_[Key(table_id, row)];
   newest = std::max(newest, ts);
   if (ahead_.size() >= prune_at_) PruneLocked(now_ms);
+  ahead_count_.store(ahead_.size(), std::memory_order_release);
 }
 
 // Entries the clock has caught up with say nothing any more. The threshold doubles when most

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -28,6 +30,10 @@ class RowClock {
 
   std::mutex mu_;
   std::unordered_map<std::string, int64_t> ahead_;  // table id + row -> newest assigned ts
+  // ahead_.size(), readable without mu_: nearly always 0, and then Now needs no lock (it was
+  // a mutex per row of every batch). A row's own entry is stored under its row lock, which
+  // the next writer of that row holds too, so that writer never reads a stale 0.
+  std::atomic<size_t> ahead_count_{0};
   size_t prune_at_ = 1024;
 };
 

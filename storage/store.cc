@@ -1,5 +1,7 @@
 #include "storage/store.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <random>
@@ -121,6 +123,11 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
 }
 
 Status Store::OpenDb(const StoreOptions& options) {
+  // LevelDB starts its compaction thread on first need, from whichever thread needs it, and a
+  // new thread inherits its creator's name: it would show as one of the server's call or loop
+  // threads in `top -H`. Its first job names it.
+  leveldb::Env::Default()->Schedule(
+      [](void*) { pthread_setname_np(pthread_self(), "hbemu-leveldb"); }, nullptr);
   leveldb::Options db_options;
   db_options.create_if_missing = true;
   db_options.write_buffer_size = 16 << 20;
