@@ -15,6 +15,7 @@
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
+#include <thrift/transport/TTransportException.h>
 
 #include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
@@ -352,6 +353,86 @@ TEST_P(MutateRowsTest, TruncatedCallFailsAndWritesNothing) {
   }
   EXPECT_EQ(Cells(fast_), before);
 }
+
+// Type codes that are no Thrift type, where the fast path reads type bytes itself: every call
+// fails for both processors, and nothing is written.
+using MutateRowsBinaryTest = MutateRowsTest;
+
+TEST_P(MutateRowsBinaryTest, UnknownTypeCodesFailAsInTheGeneratedProcessor) {
+  using apache::thrift::protocol::TType;
+  constexpr int8_t kBad = 112;
+  const std::vector<std::function<void(TProtocol*)>> bodies = {
+      [](TProtocol* p) {  // a field of an unknown type
+        p->writeByte(kBad);
+        p->writeI16(5);
+        p->writeI32(0);
+      },
+      [](TProtocol* p) {  // rows whose element type is unknown
+        p->writeFieldBegin("rowBatches", TType::T_LIST, 2);
+        p->writeByte(kBad);
+        p->writeI32(1);
+        p->writeFieldStop();
+      },
+      [](TProtocol* p) {  // attributes whose key type is unknown
+        p->writeFieldBegin("attributes", TType::T_MAP, 3);
+        p->writeByte(kBad);
+        p->writeByte(TType::T_STRING);
+        p->writeI32(1);
+        p->writeI32(0);
+        p->writeI32(0);
+        p->writeFieldStop();
+      },
+  };
+  const std::string before = Cells(fast_);
+  for (const auto& body : bodies) {
+    auto request = std::make_shared<TMemoryBuffer>();
+    auto writer = MakeProtocol(false, request);
+    writer->writeMessageBegin("mutateRows", TMessageType::T_CALL, 7);
+    writer->writeFieldBegin("tableName", TType::T_STRING, 1);
+    writer->writeBinary("m");
+    body(writer.get());
+    writer->writeFieldStop();
+    writer->writeMessageEnd();
+    std::string bytes = request->getBufferAsString();
+    HbaseProcessor fast(fast_.handler);
+    thrift::HbaseProcessor generated(generated_.handler);
+    for (thrift::HbaseProcessor* processor : {static_cast<thrift::HbaseProcessor*>(&fast),
+                                              &generated}) {
+      auto in = std::make_shared<TMemoryBuffer>(reinterpret_cast<uint8_t*>(bytes.data()),
+                                                static_cast<uint32_t>(bytes.size()));
+      auto reply = std::make_shared<TMemoryBuffer>();
+      EXPECT_ANY_THROW(
+          processor->process(MakeProtocol(false, in), MakeProtocol(false, reply), nullptr));
+    }
+  }
+  EXPECT_EQ(Cells(fast_), before);
+  EXPECT_EQ(Cells(generated_), before);
+}
+
+// A row count the message cannot hold fails at the end of the bytes, having reserved no more
+// than they bound. (The generated processor, without WireSession's container limit, would
+// try to allocate every row first.)
+TEST_P(MutateRowsBinaryTest, RowCountBeyondTheMessageFailsAtItsEnd) {
+  using apache::thrift::protocol::TType;
+  auto request = std::make_shared<TMemoryBuffer>();
+  auto writer = MakeProtocol(false, request);
+  writer->writeMessageBegin("mutateRows", TMessageType::T_CALL, 7);
+  writer->writeFieldBegin("rowBatches", TType::T_LIST, 2);
+  writer->writeListBegin(TType::T_STRUCT, 1 << 30);
+  Row("r1", {Put("f:a", "1")}).write(writer.get());
+  std::string bytes = request->getBufferAsString();
+  auto in = std::make_shared<TMemoryBuffer>(reinterpret_cast<uint8_t*>(bytes.data()),
+                                            static_cast<uint32_t>(bytes.size()));
+  auto reply = std::make_shared<TMemoryBuffer>();
+  HbaseProcessor fast(fast_.handler);
+  const std::string before = Cells(fast_);
+  EXPECT_THROW(fast.process(MakeProtocol(false, in), MakeProtocol(false, reply), nullptr),
+               apache::thrift::transport::TTransportException);
+  EXPECT_EQ(Cells(fast_), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Protocols, MutateRowsBinaryTest, ::testing::Values(false),
+                         [](const ::testing::TestParamInfo<bool>&) { return "Binary"; });
 
 INSTANTIATE_TEST_SUITE_P(Protocols, MutateRowsTest, ::testing::Values(false, true),
                          [](const ::testing::TestParamInfo<bool>& info) {
