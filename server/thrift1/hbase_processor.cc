@@ -1,13 +1,11 @@
 #include "server/thrift1/hbase_processor.h"
 
-#include <thrift/TApplicationException.h>
-
+#include "server/gateway/call_reply.h"
 #include "server/gateway/reply_batch.h"
 #include "server/thrift1/row_writer.h"
 
 namespace hbemu::server {
 
-using apache::thrift::TApplicationException;
 using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::protocol::TType;
@@ -54,21 +52,9 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
   bool sorted_columns = false;
   // Both methods' results have the same fields: success (0), io (1), ia (2).
   thrift::Hbase_scannerGetList_result error;
-  try {
-    handler_->ScannerNextRows(id, nb_rows, &rows, &sorted_columns);
-  } catch (thrift::IOError& e) {
-    error.io = std::move(e);
-    error.__isset.io = true;
-  } catch (thrift::IllegalArgument& e) {
-    error.ia = std::move(e);
-    error.__isset.ia = true;
-  } catch (const std::exception& e) {
-    TApplicationException x(e.what());
-    out->writeMessageBegin(name, TMessageType::T_EXCEPTION, seqid);
-    x.write(out);
-    out->writeMessageEnd();
-    out->getTransport()->writeEnd();
-    out->getTransport()->flush();
+  if (!CatchDeclared<thrift::IOError, thrift::IllegalArgument>(out, name, seqid, &error, [&] {
+        handler_->ScannerNextRows(id, nb_rows, &rows, &sorted_columns);
+      })) {
     return;
   }
 
@@ -83,9 +69,7 @@ void HbaseProcessor::ProcessScannerGet(TProtocol* in, TProtocol* out, const std:
     out->writeFieldStop();
     out->writeStructEnd();
   }
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+  EndReply(out);
 }
 
 // Mirrors the generated process_mutateRows / process_mutateRowsTs.
@@ -103,30 +87,16 @@ bool HbaseProcessor::ProcessMutateRows(TProtocol* in, TProtocol* out, const std:
 
   // Both methods' results have the same fields: io (1), ia (2).
   thrift::Hbase_mutateRows_result result;
-  try {
-    handler_->MutateRows(std::string(args.table), args.rows,
-                         with_timestamp ? args.timestamp : storage::kLatestTimestamp,
-                         args.attributes);
-  } catch (thrift::IOError& e) {
-    result.io = std::move(e);
-    result.__isset.io = true;
-  } catch (thrift::IllegalArgument& e) {
-    result.ia = std::move(e);
-    result.__isset.ia = true;
-  } catch (const std::exception& e) {
-    TApplicationException x(e.what());
-    out->writeMessageBegin(name, TMessageType::T_EXCEPTION, seqid);
-    x.write(out);
-    out->writeMessageEnd();
-    out->getTransport()->writeEnd();
-    out->getTransport()->flush();
+  if (!CatchDeclared<thrift::IOError, thrift::IllegalArgument>(out, name, seqid, &result, [&] {
+        handler_->MutateRows(std::string(args.table), args.rows,
+                             with_timestamp ? args.timestamp : storage::kLatestTimestamp,
+                             args.attributes);
+      })) {
     return true;
   }
   out->writeMessageBegin(name, TMessageType::T_REPLY, seqid);
   result.write(out);
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+  EndReply(out);
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include <thrift/TApplicationException.h>
 #include <thrift/protocol/TProtocolException.h>
 
+#include "server/gateway/call_reply.h"
 #include "server/gateway/reply_batch.h"
 #include "server/thrift2/result_writer.h"
 
@@ -18,15 +19,6 @@ using apache::thrift::protocol::TProtocolException;
 using apache::thrift::protocol::TType;
 
 namespace {
-
-void WriteException(TProtocol* out, const std::string& name, int32_t seqid,
-                    const TApplicationException& x) {
-  out->writeMessageBegin(name, TMessageType::T_EXCEPTION, seqid);
-  x.write(out);
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
-}
 
 // Reads Args, runs `call` (which fills the Result's success), and writes the reply the way the
 // generated process_<name> does: TIOError into the result struct, anything else undeclared.
@@ -46,14 +38,12 @@ void Run(TProtocol* in, TProtocol* out, const std::string& name, int32_t seqid, 
   } catch (const std::exception& e) {
     // The same shape the generated code gives an undeclared exception; WireSession turns it
     // into HBase's INTERNAL_ERROR reply.
-    WriteException(out, name, seqid, TApplicationException(e.what()));
+    WriteExceptionReply(out, name, seqid, TApplicationException(e.what()));
     return;
   }
   out->writeMessageBegin(name, TMessageType::T_REPLY, seqid);
   result.write(out);
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+  EndReply(out);
 }
 
 std::optional<std::string> Sent(bool isset, const std::string& value) {
@@ -79,7 +69,7 @@ bool ThbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::str
   } catch (const TProtocolException& e) {
     call.Failed();
     // Thrown while reading the arguments, before anything was written.
-    WriteException(out, name, seqid,
+    WriteExceptionReply(out, name, seqid,
                    TApplicationException(TApplicationException::PROTOCOL_ERROR, e.what()));
     return true;
   }
@@ -135,16 +125,9 @@ void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32
   ReplyBatch reply;
   storage::RowBatch& rows = reply.rows();
   thrift2::THBaseService_getScannerRows_result error;
-  try {
-    handler_->ScannerNextRows(args.scannerId, args.numRows, &rows);
-  } catch (thrift2::TIOError& e) {
-    error.io = std::move(e);
-    error.__isset.io = true;
-  } catch (thrift2::TIllegalArgument& e) {
-    error.ia = std::move(e);
-    error.__isset.ia = true;
-  } catch (const std::exception& e) {
-    WriteException(out, "getScannerRows", seqid, TApplicationException(e.what()));
+  if (!CatchDeclared<thrift2::TIOError, thrift2::TIllegalArgument>(
+          out, "getScannerRows", seqid, &error,
+          [&] { handler_->ScannerNextRows(args.scannerId, args.numRows, &rows); })) {
     return;
   }
   out->writeMessageBegin("getScannerRows", TMessageType::T_REPLY, seqid);
@@ -158,9 +141,7 @@ void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32
     out->writeFieldStop();
     out->writeStructEnd();
   }
-  out->writeMessageEnd();
-  out->getTransport()->writeEnd();
-  out->getTransport()->flush();
+  EndReply(out);
 }
 
 }  // namespace hbemu::server
