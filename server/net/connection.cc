@@ -53,10 +53,10 @@ timeval ToTimeval(std::chrono::milliseconds d) {
   return tv;
 }
 
-// Asio keeps its own record of the socket's mode; the call thread flips only the descriptor's
-// flag and restores it before asio sees the socket again.
-void SetDescriptorBlocking(int fd, bool blocking) {
-  int non_blocking = blocking ? 0 : 1;
+// For a call thread's blocking recv/send. The descriptor is out of asio while driven; giving it
+// back (ReassignDescriptor) makes it non-blocking again.
+void MakeBlocking(int fd) {
+  int non_blocking = 0;
   ioctl(fd, FIONBIO, &non_blocking);
 }
 
@@ -405,7 +405,7 @@ void Connection::Drive() {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &quiet, sizeof(quiet));
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof(patience));
   }
-  SetDescriptorBlocking(fd, true);
+  MakeBlocking(fd);
   struct Count {  // however the drive ends
     WireStats& stats;
     ~Count() { stats.on_call_threads.fetch_sub(1, std::memory_order_relaxed); }
@@ -482,15 +482,13 @@ void Connection::HandBack() {
     Close();
     return;
   }
-  SetDescriptorBlocking(driven_fd_, false);
   auto self = shared_from_this();
   asio::post(strand_, [self] {
+    self->driven_.store(false, std::memory_order_release);
     if (!self->ReassignDescriptor()) {
       self->Close();
-      self->driven_.store(false, std::memory_order_release);
       return;
     }
-    self->driven_.store(false, std::memory_order_release);
     self->last_reply_us_ = 0;  // it went quiet: the next call starts on the loop again
     if (self->stop_requested_.load()) self->close_after_reply_ = true;
     self->Pump();
