@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
     std::cout << server::ServerUsage();
     return 0;
   }
+  if (options.print_limits) {
+    std::cout << DescribeLimits(options.limits);
+    return 0;
+  }
+  SetLimits(options.limits);
 
   for (const std::string& warning : options.warnings) LOG(WARNING) << "[main] " << warning;
   RaiseOpenFileLimit();

@@ -51,6 +51,8 @@ std::string ServerUsage() {
       "                            blocking socket calls until quiet (default 64; 0: all on the loops)\n"
       "      --scanner-timeout-ms N  close scanners idle this long (default 120000)\n"
       "      --max-message-mb N    largest request accepted (default 100)\n"
+      "      --limit NAME=VALUE    change one resource limit (repeatable; see --limits)\n"
+      "      --limits              print every limit, its value and what a client gets past it\n"
       "      --init FILE           run this HBase shell script before reporting ready\n"
       "                            (repeatable; tables and namespaces that exist are kept)\n"
       "  -h, --help                this text\n"
@@ -167,6 +169,13 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
         return false;
       }
       options->thrift.max_message_bytes = mb * 1024 * 1024;
+      options->limits.message_bytes = static_cast<int64_t>(options->thrift.max_message_bytes);
+    } else if (arg == "--limit") {
+      if (!need_value(&v)) return false;
+      if (!ParseLimitAssignment(v, &options->limits, error)) return false;
+      options->thrift.max_message_bytes = static_cast<size_t>(options->limits.message_bytes);
+    } else if (arg == "--limits") {
+      options->print_limits = true;
     } else if (arg == "start") {
       // hbase-daemon.sh passes a trailing "start"; HBase ignores it and so do we.
     } else {

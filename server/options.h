@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "server/net/thrift_server.h"
+#include "storage/limits.h"
 
 namespace hbemu::server {
 
@@ -24,6 +25,11 @@ struct ServerOptions {
   int64_t scanner_timeout_ms = 120000;
   // HBase shell scripts run against the server's own ports before it reports ready (--init).
   std::vector<std::string> init_scripts;
+  // Every resource bound a client can reach (--limit NAME=VALUE; --max-message-mb sets
+  // message_bytes). main() installs them with SetLimits before serving.
+  Limits limits;
+  // --limits: print the limits table and exit.
+  bool print_limits = false;
   // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).
   std::vector<std::string> warnings;
 };
@@ -31,7 +37,7 @@ struct ServerOptions {
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
 // --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
-// --max-message-mb, --init).
+// --max-message-mb, --limit, --limits, --init).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

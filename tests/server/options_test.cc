@@ -116,5 +116,26 @@ TEST(ServerOptionsTest, FreeThriftPortMeansAFreeAdminPortUnlessOneIsGiven) {
   EXPECT_EQ(given.admin_port, 19095);
 }
 
+TEST(ServerOptionsTest, LimitFlagSetsOneLimitAndMaxMessageMbIsTheMessageLimit) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"--limit", "filter_depth=40", "--limit=open_scanners=7", "--max-message-mb", "3"},
+                    &options, &error))
+      << error;
+  EXPECT_EQ(options.limits.filter_depth, 40);
+  EXPECT_EQ(options.limits.open_scanners, 7);
+  EXPECT_EQ(options.limits.message_bytes, 3 << 20);
+  EXPECT_EQ(options.thrift.max_message_bytes, 3u << 20);
+  ASSERT_TRUE(Parse({"--limit", "message_bytes=2M"}, &options, &error)) << error;
+  EXPECT_EQ(options.thrift.max_message_bytes, 2u << 20);
+}
+
+TEST(ServerOptionsTest, UnknownLimitIsAnError) {
+  ServerOptions options;
+  std::string error;
+  EXPECT_FALSE(Parse({"--limit", "bogus=1"}, &options, &error));
+  EXPECT_NE(error.find("unknown limit 'bogus'"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace hbemu::server

@@ -1,0 +1,123 @@
+#include "storage/limits.h"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+namespace hbemu {
+namespace {
+
+Limits& MutableLimits() {
+  static Limits limits;
+  return limits;
+}
+
+std::string FormatValue(int64_t value, const char* unit) {
+  if (std::strcmp(unit, "bytes") == 0) {
+    if (value > 0 && value % (1 << 20) == 0) return std::to_string(value >> 20) + " MiB";
+    if (value > 0 && value % (1 << 10) == 0) return std::to_string(value >> 10) + " KiB";
+    return std::to_string(value) + " bytes";
+  }
+  if (std::strcmp(unit, "ms") == 0) return std::to_string(value) + " ms";
+  return std::to_string(value);
+}
+
+}  // namespace
+
+const std::vector<LimitInfo>& AllLimits() {
+  static const std::vector<LimitInfo> all = {
+      {"filter_string_bytes", &Limits::filter_string_bytes, "bytes",
+       "length of one filter string",
+       "the unparsable-filter error (TApplicationException), naming the limit"},
+      {"filter_depth", &Limits::filter_depth, "count",
+       "nesting of AND/OR, parentheses, SKIP and WHILE in one filter",
+       "the unparsable-filter error, naming the limit"},
+      {"filter_count", &Limits::filter_count, "count", "filters in one filter tree",
+       "the unparsable-filter error, naming the limit"},
+      {"message_bytes", &Limits::message_bytes, "bytes",
+       "one request: message, frame or HTTP body (also --max-message-mb)",
+       "the connection is closed (HTTP: 413), with a WARNING naming the peer"},
+      {"idle_buffer_bytes", &Limits::idle_buffer_bytes, "bytes",
+       "read and reply buffer kept by one idle connection", "nothing: larger buffers are freed"},
+      {"retained_buffer_bytes", &Limits::retained_buffer_bytes, "bytes",
+       "buffers kept by all idle connections together", "nothing: larger buffers are freed"},
+      {"write_timeout_ms", &Limits::write_timeout_ms, "ms",
+       "time a client may leave a reply unread", "the connection is closed"},
+      {"scanner_rows_per_call", &Limits::scanner_rows_per_call, "count",
+       "rows one scanner fetch returns (larger numRows are served in several fetches)",
+       "fewer rows; the scanner goes on at the next fetch"},
+      {"reply_bytes", &Limits::reply_bytes, "bytes",
+       "a scanner fetch stops adding rows past this (HBase's max result size)",
+       "fewer rows; the scanner goes on at the next fetch"},
+      {"row_cells_per_call", &Limits::row_cells_per_call, "count",
+       "cells of one row read whole by one call",
+       "TIOError: RowTooBigException, as HBase's hbase.table.max.rowsize"},
+      {"open_scanners", &Limits::open_scanners, "count", "open scanners per service",
+       "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
+      {"metric_tables", &Limits::metric_tables, "count", "tables with their own metric series",
+       "further tables are counted under table=\"other\""},
+      {"admin_page_bytes", &Limits::admin_page_bytes, "bytes",
+       "body of one console page or /api answer", "the page ends early and says so"},
+      {"admin_value_bytes", &Limits::admin_value_bytes, "bytes",
+       "shown of one value in the console", "the first bytes and the full length"},
+      {"admin_page_cells", &Limits::admin_page_cells, "count", "cells on one browse page",
+       "the page ends early, with a link to the next"},
+  };
+  return all;
+}
+
+const Limits& CurrentLimits() { return MutableLimits(); }
+
+void SetLimits(const Limits& limits) { MutableLimits() = limits; }
+
+bool ParseLimitAssignment(const std::string& text, Limits* limits, std::string* error) {
+  const size_t eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  const LimitInfo* info = nullptr;
+  for (const LimitInfo& candidate : AllLimits()) {
+    if (name == candidate.name) info = &candidate;
+  }
+  if (info == nullptr) {
+    *error = "unknown limit '" + name + "' (known:";
+    for (const LimitInfo& candidate : AllLimits()) *error += std::string(" ") + candidate.name;
+    *error += ")";
+    return false;
+  }
+  if (eq == std::string::npos) {
+    *error = "--limit needs NAME=VALUE, got '" + text + "'";
+    return false;
+  }
+  std::string value = text.substr(eq + 1);
+  int64_t scale = 1;
+  if (!value.empty() && std::strcmp(info->unit, "bytes") == 0) {
+    switch (value.back()) {
+      case 'K': case 'k': scale = int64_t{1} << 10; break;
+      case 'M': case 'm': scale = int64_t{1} << 20; break;
+      case 'G': case 'g': scale = int64_t{1} << 30; break;
+      default: break;
+    }
+    if (scale != 1) value.pop_back();
+  }
+  int64_t parsed = 0;
+  const char* end = value.data() + value.size();
+  auto [ptr, ec] = std::from_chars(value.data(), end, parsed);
+  if (value.empty() || ec != std::errc() || ptr != end || parsed < 0 ||
+      parsed > std::numeric_limits<int64_t>::max() / scale) {
+    *error = "bad value for limit " + name + ": '" + text.substr(eq + 1) + "'";
+    return false;
+  }
+  limits->*(info->field) = parsed * scale;
+  return true;
+}
+
+std::string DescribeLimits(const Limits& limits) {
+  std::string out = "| limit (--limit NAME=VALUE) | value | bounds | past it, the client gets |\n"
+                    "| --- | --- | --- | --- |\n";
+  for (const LimitInfo& info : AllLimits()) {
+    out += std::string("| `") + info.name + "` | " + FormatValue(limits.*(info.field), info.unit) +
+           " | " + info.meaning + " | " + info.past_it + " |\n";
+  }
+  return out;
+}
+
+}  // namespace hbemu

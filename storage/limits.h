@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hbemu {
+
+// Every resource a client can make the server hold, bounded in one place. The server reads these
+// values; nothing else states a limit a client can reach. Each has a name usable as
+// `--limit NAME=VALUE` on the command line, and `hbase-emulator --limits` prints them all with
+// what a client gets past each one (the README's limits table is that output).
+//
+// The values are set once at start-up, before any thread serves a client (SetLimits), and only
+// read after that.
+struct Limits {
+  // Filter language (Thrift1 TScan.filterString, Thrift2 TScan/TGet.filterString).
+  int64_t filter_string_bytes = 4 << 20;  // longest filter string accepted
+  int64_t filter_depth = 512;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
+  int64_t filter_count = 200000;          // most filters in one filter tree
+
+  // Wire (both Thrift ports).
+  int64_t message_bytes = 100 << 20;            // largest message, frame or HTTP body
+  int64_t idle_buffer_bytes = 64 << 10;         // buffer kept per idle connection
+  int64_t retained_buffer_bytes = 64 << 20;     // buffers kept by all idle connections together
+  int64_t write_timeout_ms = 30000;             // a reply not taken by the client in this long
+
+  // Per call.
+  int64_t scanner_rows_per_call = 100000;       // rows one scanner fetch may ask for
+  int64_t reply_bytes = 64 << 20;               // a scanner fetch stops adding rows past this
+  int64_t row_cells_per_call = 10000000;        // cells of one row read whole by one call
+
+  // State kept between calls.
+  int64_t open_scanners = 10000;                // per service; the longest idle is closed past it
+  int64_t metric_tables = 4096;                 // tables with their own metric series
+
+  // Admin console (HTTP).
+  int64_t admin_page_bytes = 4 << 20;           // body of one page or API answer
+  int64_t admin_value_bytes = 1024;             // shown of one value, with its full length
+  int64_t admin_page_cells = 20000;             // cells on one browse page
+};
+
+// One named limit, as --limit and --limits show it.
+struct LimitInfo {
+  const char* name;
+  int64_t Limits::*field;
+  const char* unit;        // "bytes", "ms", "count"
+  const char* meaning;     // what it bounds
+  const char* past_it;     // what the client gets past it
+};
+
+// Every limit, in the README's order.
+const std::vector<LimitInfo>& AllLimits();
+
+// The limits in force (defaults until SetLimits).
+const Limits& CurrentLimits();
+// Start-up only: before any thread reads the limits.
+void SetLimits(const Limits& limits);
+
+// Parses "NAME=VALUE" (VALUE a non-negative integer, with an optional K/M/G suffix for bytes)
+// into *limits. Returns false with a message naming the known limits on a bad name or value.
+bool ParseLimitAssignment(const std::string& text, Limits* limits, std::string* error);
+
+// The table `--limits` prints: name, default (or current) value, unit, meaning, past it.
+std::string DescribeLimits(const Limits& limits);
+
+}  // namespace hbemu
