@@ -40,6 +40,18 @@ Status MakeTimeRange(int64_t min, int64_t max, storage::TimeRange* out) {
   return Status::OK();
 }
 
+// Put/Delete constructors and addColumn: IllegalArgumentExceptions while HBase converts the
+// request, before any table is looked up, so the whole call fails and nothing is written.
+Status CheckRow(const std::string& row) {
+  if (row.empty()) return Status::InvalidArgument("Row length is 0");
+  return Status::OK();
+}
+
+Status CheckTimestamp(int64_t ts) {
+  if (ts < 0) return Status::InvalidArgument("Timestamp cannot be negative. ts=" + std::to_string(ts));
+  return Status::OK();
+}
+
 // HBase deserialises filterBytes as a protobuf FilterProtos.Filter; the filter language is the
 // supported way to send a filter here.
 Status FilterBytesUnsupported() {
@@ -65,10 +77,13 @@ thrift2::TTableName ToTTableName(const storage::TableName& name) {
 Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
   if (get.__isset.columns) AddColumns(get.columns, &spec->columns);
   if (get.__isset.timestamp) {
-    // Get.setTimestamp: exactly that version, [ts, ts + 1).
+    // Get.setTimestamp: exactly that version, [ts, ts + 1); HBase's ts + 1 overflows at
+    // Long.MAX_VALUE and TimeRange refuses the negative end.
     const int64_t ts = get.timestamp;
-    HBEMU_RETURN_IF_ERROR(MakeTimeRange(
-        ts, ts == std::numeric_limits<int64_t>::max() ? ts : ts + 1, &spec->time_range));
+    if (ts == std::numeric_limits<int64_t>::max()) {
+      return Status::InvalidArgument("maxStamp is smaller than minStamp");
+    }
+    HBEMU_RETURN_IF_ERROR(MakeTimeRange(ts, ts + 1, &spec->time_range));
   } else if (get.__isset.timeRange) {
     HBEMU_RETURN_IF_ERROR(
         MakeTimeRange(get.timeRange.minStamp, get.timeRange.maxStamp, &spec->time_range));
@@ -133,6 +148,10 @@ Status ToCompareOp(thrift2::TCompareOp::type in, storage::CompareOp* out) {
 }
 
 Status ToRowMutation(const thrift2::TPut& put, storage::RowMutation* out) {
+  HBEMU_RETURN_IF_ERROR(CheckRow(put.row));
+  // new Put(row, ts) checks the put's own timestamp even when every cell brings its own. A
+  // cell's negative timestamp is checked by the region server instead (storage).
+  if (put.__isset.timestamp) HBEMU_RETURN_IF_ERROR(CheckTimestamp(put.timestamp));
   if (put.columnValues.empty()) return Status::InvalidArgument("No columns to insert");
   out->row = put.row;
   out->cell_ttl_ms = put.__isset.attributes ? CellTtlFromAttributes(put.attributes) : 0;
@@ -151,8 +170,12 @@ Status ToRowMutation(const thrift2::TPut& put, storage::RowMutation* out) {
 }
 
 Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
+  HBEMU_RETURN_IF_ERROR(CheckRow(del.row));
   out->row = del.row;
   if (!del.__isset.columns || del.columns.empty()) {
+    if (!del.__isset.columns && del.__isset.timestamp) {
+      HBEMU_RETURN_IF_ERROR(CheckTimestamp(del.timestamp));
+    }
     // No columns: the whole row, up to the delete's timestamp. An empty list also deletes the
     // whole row, at "now": HBase builds the Delete without the timestamp once columns are set.
     ColumnMutation m;
@@ -166,6 +189,7 @@ Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
     m.family = column.family;
     // Without a qualifier, DELETE_COLUMN(S) mean the empty qualifier, not the family.
     m.qualifier = column.__isset.qualifier ? column.qualifier : std::string();
+    if (column.__isset.timestamp) HBEMU_RETURN_IF_ERROR(CheckTimestamp(column.timestamp));
     m.timestamp = column.__isset.timestamp ? column.timestamp : kLatest;
     switch (del.deleteType) {
       case thrift2::TDeleteType::DELETE_COLUMN:
@@ -175,6 +199,13 @@ Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
         m.type = MutationType::kDeleteColumn;
         break;
       case thrift2::TDeleteType::DELETE_FAMILY:
+        // Delete.addFamily replaces whatever this Delete already holds for the family, so of
+        // several DELETE_FAMILY columns of one family only the last one counts.
+        out->mutations.erase(std::remove_if(out->mutations.begin(), out->mutations.end(),
+                                            [&](const ColumnMutation& earlier) {
+                                              return earlier.family == column.family;
+                                            }),
+                             out->mutations.end());
         m.type = MutationType::kDeleteFamily;
         m.qualifier.clear();
         break;
@@ -194,6 +225,8 @@ Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
 }
 
 Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutation* out) {
+  // RowMutations refuses to be sent empty.
+  if (mutations.mutations.empty()) return Status::InvalidArgument("No mutations in RowMutations");
   out->row = mutations.row;
   for (const thrift2::TMutation& m : mutations.mutations) {
     storage::RowMutation part;

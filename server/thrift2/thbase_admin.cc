@@ -93,8 +93,11 @@ void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& 
                                         const std::vector<thrift2::TTableName>& tables) {
   for (const thrift2::TTableName& name : tables) {
     std::shared_ptr<const storage::TableDescriptor> table;
-    // Unknown names are skipped, as HBase's listTableDescriptors(List) does.
-    if (!store_->DescribeTable(convert::FullTableName(name), &table).ok()) continue;
+    const std::string full_name = convert::FullTableName(name);
+    // Unknown names are skipped, as HBase's listTableDescriptors(List) does; the catalog
+    // tables are listed when asked for by name.
+    if (!store_->DescribeTable(full_name, &table).ok()) table = FindSystemTable(full_name);
+    if (table == nullptr) continue;
     _return.push_back(convert::ToTTableDescriptor(*table));
   }
 }
@@ -181,8 +184,11 @@ bool ThbaseHandler::isTableDisabled(const thrift2::TTableName& tableName) {
 
 bool ThbaseHandler::isTableAvailable(const thrift2::TTableName& tableName) {
   std::shared_ptr<const storage::TableDescriptor> table;
+  const std::string full_name = convert::FullTableName(tableName);
+  // The catalog tables are always online.
+  if (FindSystemTable(full_name) != nullptr) return true;
   // A missing or disabled table is simply not available: no exception.
-  return store_->DescribeTable(convert::FullTableName(tableName), &table).ok() && table->enabled;
+  return store_->DescribeTable(full_name, &table).ok() && table->enabled;
 }
 
 bool ThbaseHandler::isTableAvailableWithSplit(const thrift2::TTableName& tableName,

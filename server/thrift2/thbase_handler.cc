@@ -35,7 +35,49 @@ bool ThbaseHandler::exists(const std::string& table, const thrift2::TGet& tget) 
 
 void ThbaseHandler::existsAll(std::vector<bool>& _return, const std::string& table,
                               const std::vector<thrift2::TGet>& tgets) {
-  for (const thrift2::TGet& tget : tgets) _return.push_back(exists(table, tget));
+  std::vector<storage::RowResult> results;
+  ReadMany(table, tgets, &results);
+  for (const storage::RowResult& result : results) _return.push_back(!result.cells.empty());
+}
+
+void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2::TGet>& tgets,
+                             std::vector<storage::RowResult>* results) {
+  // Every Get is built before anything is sent: a bad one fails the call as it is converted.
+  std::vector<storage::ReadSpec> specs(tgets.size());
+  for (size_t i = 0; i < tgets.size(); ++i) ThrowIfError(convert::ToReadSpec(tgets[i], &specs[i]));
+  results->resize(tgets.size());
+  if (tgets.size() < 2) {
+    // Table.get(List) of one is a plain get, failing with its own exception.
+    for (size_t i = 0; i < tgets.size(); ++i) {
+      ThrowIfError(store_->Get(table, tgets[i].row, specs[i], &(*results)[i]));
+      admin::NoteRead(table, tgets[i].row);
+    }
+    return;
+  }
+  // Two or more gets are one client batch: a missing or disabled table fails every action
+  // before any row is read; otherwise each failed read is one failed action.
+  std::shared_ptr<const storage::TableDescriptor> descriptor;
+  const Status s = store_->DescribeTable(table, &descriptor);
+  ThrowIfBatchFailed(s.ok() && !descriptor->enabled ? Status::TableNotEnabled(table) : s,
+                     tgets.size());
+  std::vector<Status> failures;
+  for (size_t i = 0; i < tgets.size(); ++i) {
+    Status read = store_->Get(table, tgets[i].row, specs[i], &(*results)[i]);
+    if (!read.ok()) failures.push_back(std::move(read));
+    admin::NoteRead(table, tgets[i].row);
+  }
+  ThrowAsFailedActions(failures, tgets.size());
+}
+
+void ThbaseHandler::ThrowAsFailedActions(const std::vector<Status>& failures,
+                                         size_t actions) const {
+  std::vector<storage::Store::RowFailure> rows;
+  for (size_t i = 0; i < failures.size(); ++i) {
+    if (!failures[i].ok()) rows.push_back({i, failures[i]});
+  }
+  if (rows.empty()) return;
+  ThrowIfBatchFailed(rows.front().status, actions);
+  ThrowTIOError(RowFailures(rows, BatchServerOf()), true);
 }
 
 namespace {
@@ -61,17 +103,9 @@ void ThbaseHandler::get(thrift2::TResult& _return, const std::string& table,
 
 void ThbaseHandler::getMultiple(std::vector<thrift2::TResult>& _return, const std::string& table,
                                 const std::vector<thrift2::TGet>& tgets) {
-  if (tgets.size() >= 2) {
-    // Two or more gets are one client batch in HBase (Table.get(List) of one is a plain get):
-    // a missing or disabled table fails every action, before any row is read.
-    std::shared_ptr<const storage::TableDescriptor> descriptor;
-    const Status s = store_->DescribeTable(table, &descriptor);
-    ThrowIfBatchFailed(s.ok() && !descriptor->enabled ? Status::TableNotEnabled(table) : s,
-                       tgets.size());
-  }
   // One batch of reads first, then the conversion, as HBase's Table.get(List) does.
-  std::vector<storage::RowResult> results(tgets.size());
-  for (size_t i = 0; i < tgets.size(); ++i) ReadOne(table, tgets[i], &results[i]);
+  std::vector<storage::RowResult> results;
+  ReadMany(table, tgets, &results);
   for (const thrift2::TGet& tget : tgets) RejectExistenceOnly(tget);
   // Sized once: growing a vector of generated structs copies them.
   _return.resize(tgets.size());
@@ -143,14 +177,19 @@ bool ThbaseHandler::CheckAndMutateImpl(const std::string& table, const std::stri
                                        const std::string& family, const std::string& qualifier,
                                        storage::CompareOp op,
                                        const std::optional<std::string>& value,
-                                       const storage::RowMutation& mutation) {
+                                       const storage::RowMutation& mutation, bool as_batch) {
   if (mutation.row != row) {
-    // HBase's checkAndMutate builder rejects a mutation for another row before any RPC.
-    ThrowTIOError("Action's getRow must match", false);
+    // The region server refuses a mutation for another row (ProtobufUtil.toCheckAndMutate).
+    const Status other_row = Status::DoNotRetry("The row of the action <" + mutation.row +
+                                                "> doesn't match the original one <" + row + ">");
+    if (as_batch) ThrowAsFailedActions({other_row}, 1);
+    ThrowIfError(other_row);
   }
   bool applied = false;
-  ThrowIfError(
-      store_->CheckAndMutate(table, row, family, qualifier, op, value, mutation, &applied));
+  const Status s =
+      store_->CheckAndMutate(table, row, family, qualifier, op, value, mutation, &applied);
+  if (as_batch) ThrowAsFailedActions({s}, 1);
+  ThrowIfError(s);
   admin::NoteWrite(table, row);
   return applied;
 }
@@ -162,7 +201,7 @@ bool ThbaseHandler::CheckAndPut(const std::string& table, const std::string& row
   storage::RowMutation mutation;
   ThrowIfError(convert::ToRowMutation(tput, &mutation));
   return CheckAndMutateImpl(table, row, family, qualifier, storage::CompareOp::kEqual, value,
-                            mutation);
+                            mutation, /*as_batch=*/false);
 }
 
 bool ThbaseHandler::checkAndPut(const std::string& table, const std::string& row,
@@ -178,7 +217,7 @@ bool ThbaseHandler::CheckAndDelete(const std::string& table, const std::string& 
   storage::RowMutation mutation;
   ThrowIfError(convert::ToRowMutation(tdelete, &mutation));
   return CheckAndMutateImpl(table, row, family, qualifier, storage::CompareOp::kEqual, value,
-                            mutation);
+                            mutation, /*as_batch=*/false);
 }
 
 bool ThbaseHandler::checkAndDelete(const std::string& table, const std::string& row,
@@ -198,7 +237,9 @@ bool ThbaseHandler::CheckAndMutate(const std::string& table, const std::string& 
   ThrowIfError(convert::ToRowMutation(rowMutations, &mutation));
   storage::CompareOp op = storage::CompareOp::kEqual;
   ThrowIfError(convert::ToCompareOp(compareOp, &op));
-  return CheckAndMutateImpl(table, row, family, qualifier, op, value, mutation);
+  // Table.checkAndMutate(RowMutations) goes through HBase's batch machinery.
+  return CheckAndMutateImpl(table, row, family, qualifier, op, value, mutation,
+                            /*as_batch=*/true);
 }
 
 bool ThbaseHandler::checkAndMutate(const std::string& table, const std::string& row,
@@ -210,6 +251,8 @@ bool ThbaseHandler::checkAndMutate(const std::string& table, const std::string& 
 
 void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& table,
                               const thrift2::TIncrement& tincrement) {
+  // new Increment(row) with nothing to add is refused as HBase converts it.
+  if (tincrement.columns.empty()) throw ApplicationError("Increment has no columns");
   std::vector<storage::ColumnIncrement> increments;
   increments.reserve(tincrement.columns.size());
   for (const thrift2::TColumnIncrement& c : tincrement.columns) {
@@ -224,6 +267,7 @@ void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& tabl
 
 void ThbaseHandler::append(thrift2::TResult& _return, const std::string& table,
                            const thrift2::TAppend& tappend) {
+  if (tappend.columns.empty()) throw ApplicationError("Append has no columns");
   std::vector<storage::ColumnAppend> appends;
   appends.reserve(tappend.columns.size());
   for (const thrift2::TColumnValue& c : tappend.columns) {
@@ -240,7 +284,9 @@ void ThbaseHandler::mutateRow(const std::string& table,
                               const thrift2::TRowMutations& trowMutations) {
   storage::RowMutation mutation;
   ThrowIfError(convert::ToRowMutation(trowMutations, &mutation));
-  Mutate(table, mutation);
+  // Table.mutateRow goes through HBase's batch machinery: every failure is one failed action.
+  ThrowAsFailedActions({store_->Mutate(table, mutation)}, 1);
+  admin::NoteWrite(table, mutation.row);
 }
 
 // ==================================================================== scanners

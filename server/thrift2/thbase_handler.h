@@ -160,11 +160,18 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   void SendBatch(const std::string& table, const std::vector<storage::RowMutation>& rows);
   // Throws HBase's batch failure when HBase reports `status` that way (gateway/batch_errors.h).
   void ThrowIfBatchFailed(const storage::Status& status, size_t actions) const;
+  // Throws `status` as HBase's client reports a failure of calls it sends through its batch
+  // machinery (Table.mutateRow, checkAndMutate(RowMutations), get/exists of a list): one
+  // RetriesExhaustedWithDetailsException over the failed actions, retryable.
+  void ThrowAsFailedActions(const std::vector<storage::Status>& failures, size_t actions) const;
   BatchServer BatchServerOf() const;
+  // Reads `tgets` as one client batch (two or more gets) or as a plain get (one).
+  void ReadMany(const std::string& table, const std::vector<thrift2::TGet>& tgets,
+                std::vector<storage::RowResult>* results);
   bool CheckAndMutateImpl(const std::string& table, const std::string& row,
                           const std::string& family, const std::string& qualifier,
                           storage::CompareOp op, const std::optional<std::string>& value,
-                          const storage::RowMutation& mutation);
+                          const storage::RowMutation& mutation, bool as_batch);
   std::shared_ptr<const storage::TableDescriptor> Describe(const thrift2::TTableName& name);
   // Tables of all namespaces whose name matches a Java regex (null: all), as HBase's
   // listTableDescriptors(Pattern, includeSysTables).

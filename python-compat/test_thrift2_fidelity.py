@@ -1,0 +1,172 @@
+"""Thrift2 answers measured on HBase 2.6.1 that differ from what a straightforward gateway would
+do: requests HBase refuses while it converts them (so nothing is written), Delete.addFamily's
+replacing rule, the client's batch machinery behind mutateRow/checkAndMutate/get(List), and the
+catalog tables. Each test passes against the oracle (HBASE_THRIFT_TARGET/HBASE_THRIFT2_TARGET).
+"""
+
+import pytest
+from thrift.Thrift import TApplicationException
+
+from hbase2.ttypes import (TAppend, TColumn, TColumnIncrement, TColumnValue, TCompareOp, TDelete,
+                           TDeleteType, TGet, TIncrement, TIOError, TMutation, TPut,
+                           TRowMutations, TTableName)
+
+LONG_MAX = 2 ** 63 - 1
+
+
+def put_of(row, family=b"f", qualifier=b"q", value=b"1", **fields):
+    return TPut(row=row, columnValues=[TColumnValue(family, qualifier, value)], **fields)
+
+
+def values(client, table, row):
+    return [(c.family, c.qualifier, c.value) for c in client.get(table, TGet(row=row)).columnValues]
+
+
+def assert_internal_error(call):
+    with pytest.raises(TApplicationException) as failure:
+        call()
+    assert failure.value.type == TApplicationException.INTERNAL_ERROR
+
+
+@pytest.mark.parametrize("bad", [put_of(b""), put_of(b"z", timestamp=-5)],
+                         ids=["empty-row", "negative-put-timestamp"])
+def test_putMultiple_with_one_invalid_put_writes_nothing(thrift2_client, thrift2_table, bad):
+    t = thrift2_table()
+    assert_internal_error(lambda: thrift2_client.putMultiple(t, [put_of(b"a"), bad]))
+    assert values(thrift2_client, t, b"a") == []
+
+
+@pytest.mark.parametrize("bad", [TDelete(row=b""), TDelete(row=b"z", timestamp=-1),
+                                 TDelete(row=b"z", columns=[TColumn(b"f", b"q", timestamp=-3)])],
+                         ids=["empty-row", "negative-delete-timestamp", "negative-column-timestamp"])
+def test_deleteMultiple_with_one_invalid_delete_deletes_nothing(thrift2_client, thrift2_table, bad):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"d"))
+    assert_internal_error(lambda: thrift2_client.deleteMultiple(t, [TDelete(row=b"d"), bad]))
+    assert values(thrift2_client, t, b"d") == [(b"f", b"q", b"1")]
+
+
+def test_a_negative_put_timestamp_is_refused_even_when_every_cell_has_its_own(thrift2_client,
+                                                                              thrift2_table):
+    t = thrift2_table()
+    cells = [TColumnValue(b"f", b"q", b"1", timestamp=7)]
+    assert_internal_error(lambda: thrift2_client.put(t, TPut(row=b"r", timestamp=-5,
+                                                             columnValues=cells)))
+    assert values(thrift2_client, t, b"r") == []
+
+
+@pytest.mark.parametrize("via_mutateRow", [False, True])
+def test_of_several_DELETE_FAMILY_columns_of_one_family_only_the_last_counts(
+        thrift2_client, thrift2_table, via_mutateRow):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"r", qualifier=b"a", value=b"v"))
+    delete = TDelete(row=b"r", columns=[TColumn(b"f"), TColumn(b"f", timestamp=1)],
+                     deleteType=TDeleteType.DELETE_FAMILY)
+    if via_mutateRow:
+        thrift2_client.mutateRow(t, TRowMutations(row=b"r", mutations=[TMutation(deleteSingle=delete)]))
+    else:
+        thrift2_client.deleteSingle(t, delete)
+    # The surviving marker is the one at ts 1, which leaves the newer cell alone.
+    assert values(thrift2_client, t, b"r") == [(b"f", b"a", b"v")]
+    # The other order leaves the family marker at "now", which deletes it.
+    thrift2_client.deleteSingle(t, TDelete(row=b"r", columns=[TColumn(b"f", timestamp=1), TColumn(b"f")],
+                                           deleteType=TDeleteType.DELETE_FAMILY))
+    assert values(thrift2_client, t, b"r") == []
+
+
+def test_empty_mutation_lists_and_column_lists_are_refused_as_the_request_is_converted(
+        thrift2_client, thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"r"))
+    empty = TRowMutations(row=b"r", mutations=[])
+    assert_internal_error(lambda: thrift2_client.mutateRow(t, empty))
+    assert_internal_error(lambda: thrift2_client.mutateRow(b"no_such_table_fid", empty))
+    assert_internal_error(lambda: thrift2_client.checkAndMutate(t, b"r", b"f", b"q", TCompareOp.EQUAL,
+                                                                b"1", empty))
+    for table in (t, b"no_such_table_fid"):
+        assert_internal_error(lambda: thrift2_client.increment(table, TIncrement(row=b"r", columns=[])))
+        assert_internal_error(lambda: thrift2_client.append(table, TAppend(row=b"r", columns=[])))
+    assert values(thrift2_client, t, b"r") == [(b"f", b"q", b"1")]
+
+
+def test_a_get_at_Long_MAX_VALUE_is_refused_on_every_read_call(thrift2_client, thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"r"))
+    at_max = TGet(row=b"r", timestamp=LONG_MAX)
+    assert_internal_error(lambda: thrift2_client.get(t, at_max))
+    assert_internal_error(lambda: thrift2_client.exists(t, at_max))
+    assert_internal_error(lambda: thrift2_client.getMultiple(t, [at_max, TGet(row=b"r")]))
+    assert_internal_error(lambda: thrift2_client.existsAll(t, [at_max]))
+    # Checked before the table is looked up.
+    assert_internal_error(lambda: thrift2_client.get(b"no_such_table_fid", at_max))
+
+
+def test_checkAndPut_and_checkAndDelete_for_another_row_name_the_two_rows(thrift2_client,
+                                                                          thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"a"))
+    for call in (lambda: thrift2_client.checkAndPut(t, b"a", b"f", b"q", None, put_of(b"b")),
+                 lambda: thrift2_client.checkAndDelete(t, b"a", b"f", b"q", None, TDelete(row=b"b"))):
+        with pytest.raises(TIOError) as failure:
+            call()
+        assert failure.value.message.startswith(
+            "org.apache.hadoop.hbase.DoNotRetryIOException: The row of the action <b> doesn't "
+            "match the original one <a>")
+        assert failure.value.canRetry is False
+
+
+def test_mutateRow_and_checkAndMutate_fail_as_one_failed_action_of_a_batch(thrift2_client,
+                                                                           thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"a"))
+    bad_family = TRowMutations(row=b"a", mutations=[TMutation(put=put_of(b"a", family=b"nf"))])
+    calls = [lambda: thrift2_client.mutateRow(t, bad_family),
+             lambda: thrift2_client.checkAndMutate(t, b"a", b"f", b"q", TCompareOp.EQUAL, b"1", bad_family)]
+    for call in calls:
+        with pytest.raises(TIOError) as failure:
+            call()
+        assert failure.value.message.startswith(
+            "Failed 1 action: org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: "
+            "Column family nf does not exist in region ")
+        assert failure.value.canRetry is True
+    other_row = TRowMutations(row=b"b", mutations=[TMutation(put=put_of(b"b"))])
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.checkAndMutate(t, b"a", b"f", b"q", TCompareOp.EQUAL, b"1", other_row)
+    assert failure.value.message.startswith(
+        "Failed 1 action: org.apache.hadoop.hbase.DoNotRetryIOException: The row of the action "
+        "<b> doesn't match the original one <a>")
+    assert failure.value.canRetry is True
+    for call in (lambda: thrift2_client.mutateRow(b"no_such_table_fid", bad_family),
+                 lambda: thrift2_client.checkAndMutate(b"no_such_table_fid", b"a", b"f", b"q",
+                                                       TCompareOp.EQUAL, b"1", bad_family)):
+        with pytest.raises(TIOError) as failure:
+            call()
+        assert failure.value.message == "Failed 1 action: no_such_table_fid: 1 time, servers with issues: null"
+        assert failure.value.canRetry is True
+
+
+def test_reads_of_two_or_more_gets_fail_as_a_batch_and_one_get_fails_alone(thrift2_client,
+                                                                           thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"a"))
+    bad = TGet(row=b"a", columns=[TColumn(b"nf")])
+    for call in (lambda: thrift2_client.getMultiple(t, [bad, TGet(row=b"a")]),
+                 lambda: thrift2_client.existsAll(t, [bad, TGet(row=b"a")])):
+        with pytest.raises(TIOError) as failure:
+            call()
+        assert failure.value.message.startswith(
+            "Failed 1 action: org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: ")
+        assert failure.value.canRetry is True
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.getMultiple(t, [bad])
+    assert not failure.value.message.startswith("Failed")
+    assert failure.value.canRetry is False
+
+
+def test_the_catalog_tables_are_described_by_name_and_always_available(thrift2_client):
+    meta = TTableName(ns=b"hbase", qualifier=b"meta")
+    namespace = TTableName(ns=b"hbase", qualifier=b"namespace")
+    described = thrift2_client.getTableDescriptors([meta, namespace])
+    assert [(d.tableName.ns, d.tableName.qualifier) for d in described] == [
+        (b"hbase", b"meta"), (b"hbase", b"namespace")]
+    assert thrift2_client.isTableAvailable(meta)
