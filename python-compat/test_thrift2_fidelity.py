@@ -170,3 +170,21 @@ def test_the_catalog_tables_are_described_by_name_and_always_available(thrift2_c
     assert [(d.tableName.ns, d.tableName.qualifier) for d in described] == [
         (b"hbase", b"meta"), (b"hbase", b"namespace")]
     assert thrift2_client.isTableAvailable(meta)
+
+
+def test_mutateRow_and_checkAndMutate_on_a_disabled_table_fail_as_HBase_does_after_its_retries(
+        thrift2_client, thrift2_table, hbase_endpoint):
+    if not hbase_endpoint.managed:
+        pytest.skip("HBase answers only after ~150 s of client retries")
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"a"))
+    thrift2_client.disableTable(TTableName(ns=b"default", qualifier=t))
+    mutations = TRowMutations(row=b"a", mutations=[TMutation(put=put_of(b"a", value=b"2"))])
+    for call in (lambda: thrift2_client.mutateRow(t, mutations),
+                 lambda: thrift2_client.checkAndMutate(t, b"a", b"f", b"q", TCompareOp.EQUAL, b"1",
+                                                       mutations)):
+        with pytest.raises(TIOError) as failure:
+            call()
+        assert failure.value.message.startswith("Failed 1 action: NotServingRegionException: 1 time, "
+                                                "servers with issues: ")
+        assert failure.value.canRetry is True
