@@ -188,3 +188,22 @@ def test_mutateRow_and_checkAndMutate_on_a_disabled_table_fail_as_HBase_does_aft
         assert failure.value.message.startswith("Failed 1 action: NotServingRegionException: 1 time, "
                                                 "servers with issues: ")
         assert failure.value.canRetry is True
+
+
+def test_a_missing_family_is_named_by_its_Java_class_on_every_data_call(thrift2_client,
+                                                                        thrift2_table):
+    from hbase2.ttypes import TScan
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"a"))
+    prefix = "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family nf "
+    calls = [lambda: thrift2_client.put(t, put_of(b"a", family=b"nf")),
+             lambda: thrift2_client.get(t, TGet(row=b"a", columns=[TColumn(b"nf")])),
+             lambda: thrift2_client.deleteSingle(t, TDelete(row=b"a", columns=[TColumn(b"nf", b"q")])),
+             lambda: thrift2_client.increment(t, TIncrement(row=b"a", columns=[TColumnIncrement(b"nf", b"q", 1)])),
+             lambda: thrift2_client.checkAndPut(t, b"a", b"nf", b"q", None, put_of(b"a")),
+             lambda: thrift2_client.getScannerResults(t, TScan(columns=[TColumn(b"nf")]), 5)]
+    for call in calls:
+        with pytest.raises(TIOError) as failure:
+            call()
+        assert failure.value.message.startswith(prefix)
+        assert failure.value.canRetry is False

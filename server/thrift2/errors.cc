@@ -20,8 +20,9 @@ void ThrowIfError(const Status& status) {
   if (status.ok()) return;
   admin::NoteCallFailed();
   if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
-  // A DoNotRetryIOException comes from the region server, which sends it as text: class first.
-  if (status.code() == Status::Code::kDoNotRetry) {
+  // Exceptions raised on the region server (a missing family, DoNotRetryIOException) reach the
+  // gateway as RemoteException text: class first, which clients search for.
+  if (status.code() == Status::Code::kDoNotRetry || RaisedRemotely(status)) {
     ThrowTIOError(std::string(JavaExceptionClass(status)) + ": " + status.message(), false);
   }
   ThrowTIOError(status.message(), CanRetry(status));
