@@ -2,16 +2,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "storage/cell.h"
+#include "storage/status.h"
 
 namespace hbemu::storage {
 
 // One change to one row. Timestamps left at kLatestTimestamp get the server clock, the same
-// reading for every part of one RowMutation (HBase gives one batch one "now").
+// reading for every part of one RowMutation (HBase gives one batch one "now"), or one past a
+// column the server's own pace ran ahead of the clock (mutation_build.h WriteTime).
 enum class MutationType {
   kPut,                  // value at (family, qualifier, timestamp)
   kDeleteColumn,         // all versions of the column with ts <= timestamp
@@ -35,6 +39,24 @@ struct RowMutation {
   // HBase's per-mutation "_ttl" attribute, in ms; 0 for none. Applies to the puts.
   int64_t cell_ttl_ms = 0;
 };
+
+// Read-modify-write of one column (Store::Increment, Store::Append).
+struct ColumnIncrement {
+  std::string family;
+  std::string qualifier;
+  int64_t amount = 0;
+};
+
+struct ColumnAppend {
+  std::string family;
+  std::string qualifier;
+  std::string value;
+};
+
+// The new value of read-modify-write column `index` from its newest visible cell (nullopt when
+// absent); mutation_build.h makes them.
+using NewValueFn =
+    std::function<Status(size_t index, const std::optional<Cell>& old, std::string* value)>;
 
 // RowMutation's meaning over borrowed bytes. A batch call's rows can then point into the
 // request they were decoded from: a value is copied once, into the LevelDB write batch, and

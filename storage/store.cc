@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <random>
 #include <system_error>
-#include <tuple>
 
 #include <glog/logging.h>
 #include <leveldb/db.h>
@@ -18,6 +17,7 @@
 #include "storage/codec_check.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
+#include "storage/mutation_build.h"
 #include "storage/row_clock.h"
 #include "storage/row_locks.h"
 #include "storage/table_sweeper.h"
@@ -26,8 +26,6 @@
 namespace hbemu::storage {
 namespace {
 
-constexpr size_t kMaxRowLength = 32767;               // HConstants.MAX_ROW_LENGTH
-constexpr size_t kMaxCellBytes = 10 * 1024 * 1024;    // hbase.client.keyvalue.maxsize
 constexpr char kFormatVersionKey[] = "format_version";
 constexpr char kClusterIdKey[] = "cluster_id";
 
@@ -35,21 +33,6 @@ Status FromLevelDb(const leveldb::Status& s) {
   if (s.ok()) return Status::OK();
   if (s.IsCorruption()) return Status::Corruption(s.ToString());
   return Status::IOError(s.ToString());
-}
-
-Status ValidateRow(std::string_view row) {
-  if (row.empty()) return Status::InvalidArgument("Row length is 0");
-  if (row.size() > kMaxRowLength) {
-    return Status::InvalidArgument("Row length " + std::to_string(row.size()) + " is > " +
-                                   std::to_string(kMaxRowLength));
-  }
-  return Status::OK();
-}
-
-Status NoSuchFamily(const TableDescriptor& table, std::string_view family) {
-  return Status::NoSuchColumnFamily("Column family " + std::string(family) +
-                                    " does not exist in region " + table.name.ToString() +
-                                    " in table '" + table.name.ToString() + "'");
 }
 
 Status IteratorStatus(const leveldb::Iterator* it) { return FromLevelDb(it->status()); }
@@ -67,22 +50,6 @@ void SkipTo(leveldb::Iterator* it, const std::string& target) {
   }
   it->Seek(target);
 }
-
-std::string EncodeLong(int64_t v) {
-  std::string s;
-  PutFixed64BE(&s, static_cast<uint64_t>(v));
-  return s;
-}
-
-// Which version a "delete latest version" marker targets is the n-th newest visible one
-// (HBASE_SEMANTICS.md 2.2), so repeated deletes peel versions off one at a time.
-struct ColumnKey {
-  std::string_view family;
-  std::string_view qualifier;
-  bool operator==(const ColumnKey& o) const {
-    return family == o.family && qualifier == o.qualifier;
-  }
-};
 
 Status CheckTimeRange(const TimeRange& range) {
   if (range.min < 0 || range.max < 0) {
@@ -298,108 +265,29 @@ Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
 
 // ---------------------------------------------------------------- writes
 
-Status Store::ValidateRowMutation(const TableDescriptor& table, const RowMutationView& m) const {
-  for (const ColumnMutationView* it = m.begin; it != m.end; ++it) {
-    const ColumnMutationView& c = *it;
-    if (c.type != MutationType::kDeleteRow && table.FindFamily(c.family) == nullptr) {
-      return NoSuchFamily(table, c.family);
-    }
-    if (c.timestamp < 0) {
-      return Status::InvalidArgument("Timestamp cannot be negative. ts=" +
-                                     std::to_string(c.timestamp));
-    }
-    if (c.type == MutationType::kPut &&
-        m.row.size() + c.family.size() + c.qualifier.size() + c.value.size() > kMaxCellBytes) {
-      return Status::InvalidArgument("KeyValue size too large");
-    }
-    if (c.type == MutationType::kDeleteFamilyVersion && c.timestamp == kLatestTimestamp) {
-      return Status::InvalidArgument("DeleteFamilyVersion needs an explicit timestamp");
-    }
-  }
-  return Status::OK();
+// The mutation module (mutation_build.h) decides what is written; Store finds the table, takes
+// the row locks, dates the call, reads what the module asks for and writes.
+
+namespace {
+
+// A row's write time: the call's `now`, with the row's marks when a column of it runs ahead.
+WriteTime TimeFor(RowClock* clock, uint64_t table_id, std::string_view row, int64_t now,
+                  ClockMarks* ahead) {
+  return WriteTime{now, clock->Marks(table_id, row, now, ahead) ? ahead : nullptr, 0};
 }
 
-Status Store::BuildBatch(const TableDescriptor& table, const RowMutationView& m, int64_t now_ms,
-                         int64_t min_put_ts, leveldb::WriteBatch* batch,
-                         BatchBuffers* buffers) const {
-  // Everything that can reject the row is checked before the first cell is added, so a
-  // rejected row leaves nothing behind in a batch shared with other rows.
-  HBEMU_RETURN_IF_ERROR(ValidateRowMutation(table, m));
-  BatchBuffers local;
-  if (buffers == nullptr) buffers = &local;
-  std::string& key = buffers->key;
-  std::string& value = buffers->value;
-  const auto put = [&](std::string_view family, std::string_view qualifier, int64_t ts,
-                       CellType type) {
-    key.clear();
-    AppendCellKey(&key, table.id, m.row, family, qualifier, ts, type);
-    batch->Put(key, type == CellType::kPut ? leveldb::Slice(value) : leveldb::Slice());
-  };
-  std::vector<std::pair<ColumnKey, int>> latest_version_deletes;
-  for (const ColumnMutationView* it = m.begin; it != m.end; ++it) {
-    const ColumnMutationView& c = *it;
-    const bool latest = c.timestamp == kLatestTimestamp;
-    int64_t ts = latest ? now_ms : c.timestamp;
-    switch (c.type) {
-      case MutationType::kPut: {
-        if (latest) ts = std::max(ts, min_put_ts);
-        // HBase compares ts + ttl in Java longs, which wrap on overflow (a huge ts plus a TTL
-        // reads as already expired). Adding as unsigned gives the same wrapped value without
-        // signed-overflow UB (found by UBSan via TtlStoreTest.CellTtlOverflowWrapsAsInHBase).
-        const int64_t expires =
-            m.cell_ttl_ms > 0 ? static_cast<int64_t>(static_cast<uint64_t>(ts) +
-                                                     static_cast<uint64_t>(m.cell_ttl_ms))
-                              : kNoExpiry;
-        value.clear();
-        EncodeCellValue(&value, c.value, expires);
-        put(c.family, c.qualifier, ts, CellType::kPut);
-        break;
-      }
-      case MutationType::kDeleteColumn:
-        put(c.family, c.qualifier, ts, CellType::kDeleteColumn);
-        break;
-      case MutationType::kDeleteVersion: {
-        if (latest) {
-          const ColumnKey column{c.family, c.qualifier};
-          auto it = std::find_if(latest_version_deletes.begin(), latest_version_deletes.end(),
-                                 [&](const auto& e) { return e.first == column; });
-          if (it == latest_version_deletes.end()) {
-            latest_version_deletes.push_back({column, 0});
-            it = latest_version_deletes.end() - 1;
-          }
-          const int nth = it->second++;
-          ReadSpec spec;
-          spec.columns.AddColumn(std::string(c.family), std::string(c.qualifier));
-          spec.max_versions = nth + 1;
-          RowResult existing;
-          HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(table, m.row, spec, now_ms, &existing));
-          if (static_cast<int>(existing.cells.size()) > nth) ts = existing.cells[nth].timestamp;
-        }
-        put(c.family, c.qualifier, ts, CellType::kDelete);
-        break;
-      }
-      case MutationType::kDeleteFamily:
-        // Family-level markers live under the empty qualifier, so a reader meets them before
-        // any other column of the family.
-        put(c.family, "", ts, CellType::kDeleteFamily);
-        break;
-      case MutationType::kDeleteFamilyVersion:
-        put(c.family, "", ts, CellType::kDeleteFamilyVersion);
-        break;
-      case MutationType::kDeleteRow:
-        for (const FamilyDescriptor& f : table.families) {
-          put(f.name, "", ts, CellType::kDeleteFamily);
-        }
-        break;
-    }
-  }
-  return Status::OK();
-}
+}  // namespace
 
 Status Store::Write(leveldb::WriteBatch* batch) {
   leveldb::WriteOptions options;
   options.sync = sync_writes_;
   return FromLevelDb(db_->Write(options, batch));
+}
+
+RowRead Store::RowReadAt(const TableDescriptor& table, int64_t now_ms) const {
+  return [this, &table, now_ms](std::string_view row, const ReadSpec& spec, RowResult* out) {
+    return ReadRowUnlocked(table, row, spec, now_ms, out);
+  };
 }
 
 Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
@@ -408,12 +296,17 @@ Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   HBEMU_RETURN_IF_ERROR(ValidateRow(mutation.row));
   if (mutation.mutations.empty()) return Status::OK();
   auto lock = row_locks_->Lock(table->id, mutation.row);
+  const int64_t now = clock_->NowMillis();
   MutationBatchView view;
   view.Add(mutation);
   leveldb::WriteBatch batch;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(
-      *table, view[0], row_clock_->Now(table->id, mutation.row, clock_->NowMillis()), 0, &batch));
-  return Write(&batch);
+  MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
+  ClockMarks ahead, dated;
+  const WriteTime time = TimeFor(row_clock_.get(), table->id, mutation.row, now, &ahead);
+  HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
+  HBEMU_RETURN_IF_ERROR(Write(&batch));
+  if (!dated.empty()) row_clock_->Record(table->id, mutation.row, dated, now);
+  return Status::OK();
 }
 
 Status Store::MutateRows(std::string_view table_name, const std::vector<RowMutation>& mutations,
@@ -435,7 +328,8 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
   auto locks = row_locks_->LockAll(table->id, rows);
   const int64_t now = clock_->NowMillis();
   leveldb::WriteBatch batch;
-  BatchBuffers buffers;
+  MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
+  ClockMarks ahead, dated;
   bool pending = false;  // batch holds something
   Status first_failure;
   const auto reject = [&](size_t index, Status status) {
@@ -459,7 +353,11 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
       batch.Clear();
       pending = false;
     }
-    status = BuildBatch(*table, m, row_clock_->Now(table->id, m.row, now), 0, &batch, &buffers);
+    // One "now" for every row, as HBase gives one batch; a row's marks are recorded as it is
+    // built (its lock is held until the batch is written), so a later entry for the same row
+    // goes past them.
+    const WriteTime time = TimeFor(row_clock_.get(), table->id, m.row, now, &ahead);
+    status = builder.Add(m, time, &dated);
     if (!status.ok()) {
       // A rejected row adds nothing, except when its read failed midway; its batch then holds
       // only this row (flushed above), which must not be written.
@@ -470,6 +368,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
       reject(i, std::move(status));
       continue;
     }
+    if (!dated.empty()) row_clock_->Record(table->id, m.row, dated, now);
     pending = true;
   }
   if (pending) HBEMU_RETURN_IF_ERROR(Write(&batch));
@@ -477,14 +376,13 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
 }
 
 Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
-                             const std::vector<std::pair<std::string, std::string>>& columns,
-                             const NewValueFn& new_value, std::vector<Cell>* result) {
+                              const std::vector<std::pair<std::string, std::string>>& columns,
+                              const NewValueFn& new_value, std::vector<Cell>* result) {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
   auto lock = row_locks_->Lock(table->id, row);
-  const int64_t wall_now = clock_->NowMillis();
-  const int64_t now = row_clock_->Now(table->id, row, wall_now);
+  const int64_t now = clock_->NowMillis();
   // One read of just the columns involved, newest version only.
   ReadSpec spec;
   for (const auto& [family, qualifier] : columns) {
@@ -492,41 +390,14 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
     spec.columns.AddColumn(family, qualifier);
   }
   RowResult current;
-  HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, wall_now, &current));
-  RowMutation m;
-  m.row = std::string(row);
-  result->clear();
-  int64_t newest = now;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    const auto& [family, qualifier] = columns[i];
-    std::optional<Cell> old;
-    for (const Cell& cell : current.cells) {
-      if (cell.family == family && cell.qualifier == qualifier) {
-        old = cell;
-        break;
-      }
-    }
-    ColumnMutation put;
-    put.family = family;
-    put.qualifier = qualifier;
-    HBEMU_RETURN_IF_ERROR(new_value(i, old, &put.value));
-    // HRegion.reckonDelta: the new cell must be newer than the one it was computed from, even
-    // when that one is dated in the future.
-    put.timestamp = old.has_value() ? std::max(now, old->timestamp + 1) : now;
-    newest = std::max(newest, put.timestamp);
-    result->push_back(Cell{family, qualifier, put.timestamp, put.value});
-    m.mutations.push_back(std::move(put));
-  }
-  MutationBatchView view;
-  view.Add(m);
+  HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, now, &current));
+  ClockMarks ahead, dated;
+  const WriteTime time = TimeFor(row_clock_.get(), table->id, row, now, &ahead);
   leveldb::WriteBatch batch;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, view[0], now, 0, &batch));
+  HBEMU_RETURN_IF_ERROR(BuildReadModifyWrite(*table, row, columns, current, new_value, time,
+                                             &batch, result, &dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
-  row_clock_->Assigned(table->id, row, newest, wall_now);
-  // HBase's Result is sorted by column (family, then qualifier), not in request order.
-  std::stable_sort(result->begin(), result->end(), [](const Cell& a, const Cell& b) {
-    return std::tie(a.family, a.qualifier) < std::tie(b.family, b.qualifier);
-  });
+  if (!dated.empty()) row_clock_->Record(table->id, row, dated, now);
   return Status::OK();
 }
 
@@ -535,34 +406,14 @@ Status Store::Increment(std::string_view table_name, std::string_view row,
                         std::vector<Cell>* result) {
   std::vector<std::pair<std::string, std::string>> columns;
   for (const ColumnIncrement& inc : increments) columns.emplace_back(inc.family, inc.qualifier);
-  return ReadModifyWrite(
-      table_name, row, columns,
-      [&](size_t i, const std::optional<Cell>& old, std::string* value) {
-        uint64_t sum = static_cast<uint64_t>(increments[i].amount);
-        if (old.has_value()) {
-          if (old->value.size() != 8) {
-            return Status::DoNotRetry("Field is not a long, it's " +
-                                      std::to_string(old->value.size()) + " bytes wide");
-          }
-          sum += DecodeFixed64BE(old->value.data());  // wraps around, as Java's long addition
-        }
-        *value = EncodeLong(static_cast<int64_t>(sum));
-        return Status::OK();
-      },
-      result);
+  return ReadModifyWrite(table_name, row, columns, IncrementBy(increments), result);
 }
 
 Status Store::Append(std::string_view table_name, std::string_view row,
                      const std::vector<ColumnAppend>& appends, std::vector<Cell>* result) {
   std::vector<std::pair<std::string, std::string>> columns;
   for (const ColumnAppend& app : appends) columns.emplace_back(app.family, app.qualifier);
-  return ReadModifyWrite(
-      table_name, row, columns,
-      [&](size_t i, const std::optional<Cell>& old, std::string* value) {
-        *value = old.has_value() ? old->value + appends[i].value : appends[i].value;
-        return Status::OK();
-      },
-      result);
+  return ReadModifyWrite(table_name, row, columns, AppendTo(appends), result);
 }
 
 Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
@@ -580,7 +431,7 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
     return NoSuchFamily(*table, family);
   }
   auto lock = row_locks_->Lock(table->id, row);
-  const int64_t now = row_clock_->Now(table->id, row, clock_->NowMillis());
+  const int64_t now = clock_->NowMillis();
   std::optional<Cell> current;
   HBEMU_RETURN_IF_ERROR(ReadNewest(*table, row, family, qualifier, now, &current));
   std::optional<std::string_view> stored;
@@ -591,10 +442,13 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   MutationBatchView view;
   view.Add(mutation);
   leveldb::WriteBatch batch;
-  // A put must land after the cell it was checked against, even if that cell is future-dated.
-  const int64_t min_put_ts = current.has_value() ? current->timestamp : 0;
-  HBEMU_RETURN_IF_ERROR(BuildBatch(*table, view[0], now, min_put_ts, &batch));
+  MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
+  ClockMarks ahead, dated;
+  WriteTime time = TimeFor(row_clock_.get(), table->id, row, now, &ahead);
+  time.min_put_ts = current.has_value() ? current->timestamp : 0;
+  HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
+  if (!dated.empty()) row_clock_->Record(table->id, row, dated, now);
   *applied = true;
   return Status::OK();
 }

@@ -40,18 +40,6 @@ struct StoreOptions {
   bool sync_writes = false;    // fsync every data write (DDL is always synced)
 };
 
-struct ColumnIncrement {
-  std::string family;
-  std::string qualifier;
-  int64_t amount = 0;
-};
-
-struct ColumnAppend {
-  std::string family;
-  std::string qualifier;
-  std::string value;
-};
-
 // The storage facade the server talks to: catalog operations and row reads and writes with
 // HBase's semantics. Each row mutation is one atomic WriteBatch under that row's lock; reads
 // and scanners see a consistent snapshot. Thread-safe.
@@ -117,7 +105,8 @@ class Store {
                      std::unique_ptr<Scanner>* out) const;
   // Adds to 8-byte big-endian counters (a missing cell counts as 0). *result gets the new
   // cells sorted by column, as HBase's Result. Increments and appends are dated
-  // max(now, old + 1); later server-dated writes to the row never go below that (row_clock.h).
+  // max(now, old + 1) per column, never INT64_MAX (mutation_build.h); while the server's pace
+  // runs a column ahead of the clock, its next server-dated write goes past it (row_clock.h).
   Status Increment(std::string_view table, std::string_view row,
                    const std::vector<ColumnIncrement>& increments, std::vector<Cell>* result);
   // Appends bytes to cells (a missing cell counts as empty). *result gets the new cells, sorted
@@ -188,24 +177,12 @@ class Store {
   // Newest visible cell of one column, or nullopt.
   Status ReadNewest(const TableDescriptor& table, std::string_view row, std::string_view family,
                     std::string_view qualifier, int64_t now_ms, std::optional<Cell>* out) const;
-  // The checks that can reject a row mutation without reading the row.
-  Status ValidateRowMutation(const TableDescriptor& table, const RowMutationView& mutation) const;
-  // Scratch space reused across the cells (and rows) of one batch.
-  struct BatchBuffers {
-    std::string key;
-    std::string value;
-  };
-  // Validates a row mutation and appends its writes to *batch. On failure nothing was added,
-  // unless reading for a "delete latest version" failed. `buffers` may be null.
-  // REQUIRES: the row lock is held.
-  Status BuildBatch(const TableDescriptor& table, const RowMutationView& mutation, int64_t now_ms,
-                    int64_t min_put_ts, leveldb::WriteBatch* batch,
-                    BatchBuffers* buffers = nullptr) const;
+  // Reads rows for the mutation builder (mutation_build.h RowRead). REQUIRES: row lock held.
+  std::function<Status(std::string_view row, const ReadSpec& spec, RowResult* out)> RowReadAt(
+      const TableDescriptor& table, int64_t now_ms) const;
   Status Write(leveldb::WriteBatch* batch);
-  // Increment and Append: under the row lock, reads the newest visible cell of each column,
-  // asks `new_value` for the replacement and writes all new cells in one batch.
-  using NewValueFn =
-      std::function<Status(size_t index, const std::optional<Cell>& old, std::string* value)>;
+  // Increment and Append: under the row lock, reads the newest visible cell of each column
+  // and writes what BuildReadModifyWrite (mutation_build.h) makes of them, in one batch.
   Status ReadModifyWrite(std::string_view table, std::string_view row,
                          const std::vector<std::pair<std::string, std::string>>& columns,
                          const NewValueFn& new_value, std::vector<Cell>* result);
@@ -217,7 +194,7 @@ class Store {
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<RowLocks> row_locks_;
-  std::unique_ptr<RowClock> row_clock_;  // server-assigned timestamps never go back in a row
+  std::unique_ptr<RowClock> row_clock_;  // columns the server's pace ran ahead of the clock
   std::unique_ptr<CodecCheck> codec_check_;  // compression codecs a stock HBase can load
   std::unique_ptr<TableSweeper> sweeper_;
 };

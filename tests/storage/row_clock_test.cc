@@ -1,29 +1,73 @@
 #include "storage/row_clock.h"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 namespace hbemu::storage {
 namespace {
 
-TEST(RowClockTest, NowNeverGoesBelowWhatWasAssignedInTheRow) {
-  RowClock clock;
-  EXPECT_EQ(clock.Now(1, "r", 100), 100);
-  clock.Assigned(1, "r", 105, 100);  // an increment chain ran 5 ms ahead of the wall clock
-  EXPECT_EQ(clock.Now(1, "r", 101), 105);
-  EXPECT_EQ(clock.Now(1, "s", 101), 101) << "other rows keep the wall clock";
-  EXPECT_EQ(clock.Now(2, "r", 101), 101) << "other tables keep the wall clock";
-  EXPECT_EQ(clock.Now(1, "r", 200), 200) << "once the clock catches up it wins";
-  clock.Assigned(1, "r", 103, 101);
-  EXPECT_EQ(clock.Now(1, "r", 101), 105) << "an older assignment does not lower the floor";
+ClockMarks Mark(const std::string& family, const std::string& qualifier, int64_t ts) {
+  ClockMarks marks;
+  marks.Add(family, qualifier, false, ts);
+  return marks;
 }
 
-TEST(RowClockTest, AssignmentsTheClockHasPassedAreForgotten) {
+TEST(RowClockTest, MarksArePerColumnRowAndTable) {
   RowClock clock;
-  for (int i = 0; i < 5000; ++i) clock.Assigned(1, "r" + std::to_string(i), 10 + i, 9 + i);
-  // All entries but the newest are behind this clock; pruning keeps the map bounded and the
-  // answers unchanged.
-  EXPECT_EQ(clock.Now(1, "r4999", 5000), 5009);
-  EXPECT_EQ(clock.Now(1, "r0", 5000), 5000);
+  ClockMarks out;
+  EXPECT_FALSE(clock.Marks(1, "r", 100, &out));
+  clock.Record(1, "r", Mark("f", "a", 105), 100);  // a chain ran 5 ms ahead of the wall clock
+  ASSERT_TRUE(clock.Marks(1, "r", 101, &out));
+  EXPECT_EQ(out.ForColumn("f", "a"), 105);
+  EXPECT_EQ(out.ForColumn("f", "b"), ClockMarks::kNone) << "other columns keep the wall clock";
+  EXPECT_EQ(out.ForColumn("g", "a"), ClockMarks::kNone);
+  EXPECT_EQ(out.ForFamily("f"), 105) << "a family delete goes past every column of it";
+  EXPECT_EQ(out.ForRow(), 105);
+  EXPECT_FALSE(clock.Marks(1, "s", 101, &out)) << "other rows have none";
+  EXPECT_FALSE(clock.Marks(2, "r", 101, &out)) << "other tables have none";
+  EXPECT_FALSE(clock.Marks(1, "r", 106, &out)) << "once the clock passes the mark it is gone";
+}
+
+TEST(RowClockTest, AFamilyMarkCoversEveryColumnOfItsFamily) {
+  RowClock clock;
+  ClockMarks marks = Mark("f", "a", 103);
+  marks.Add("f", "ignored", true, 107);
+  clock.Record(1, "r", marks, 100);
+  ClockMarks out;
+  ASSERT_TRUE(clock.Marks(1, "r", 100, &out));
+  EXPECT_EQ(out.ForColumn("f", "a"), 107);
+  EXPECT_EQ(out.ForColumn("f", "zz"), 107);
+  EXPECT_EQ(out.ForColumn("g", "a"), ClockMarks::kNone);
+}
+
+TEST(RowClockTest, OnlyTheNewestMarkOfAColumnCountsAndOnlyMarksAheadAreKept) {
+  RowClock clock;
+  clock.Record(1, "r", Mark("f", "a", 105), 100);
+  clock.Record(1, "r", Mark("f", "a", 103), 100);
+  clock.Record(1, "r", Mark("f", "b", 100), 100);  // not ahead of the clock: nothing to keep
+  ClockMarks out;
+  ASSERT_TRUE(clock.Marks(1, "r", 100, &out));
+  EXPECT_EQ(out.marks().size(), 1u);
+  EXPECT_EQ(out.ForColumn("f", "a"), 105) << "an older mark does not lower it";
+  EXPECT_EQ(out.ForColumn("f", "b"), ClockMarks::kNone);
+  EXPECT_TRUE(clock.Marks(1, "r", 105, &out)) << "a mark at now still counts: one ms, one call";
+}
+
+TEST(RowClockTest, MarksTheClockHasPassedAreForgotten) {
+  RowClock clock(1);
+  for (int i = 0; i < 5000; ++i) {
+    clock.Record(1, "r" + std::to_string(i), Mark("f", "a", 10 + i), 9 + i);
+  }
+  // Every row but the last is behind this clock: pruning keeps the map bounded and the answers
+  // unchanged.
+  EXPECT_LT(clock.RowsHeld(), 1000u);
+  ClockMarks out;
+  ASSERT_TRUE(clock.Marks(1, "r4999", 5000, &out));
+  EXPECT_EQ(out.ForColumn("f", "a"), 5009);
+  EXPECT_FALSE(clock.Marks(1, "r0", 5000, &out));
+  clock.Record(1, "x", Mark("f", "a", 20000), 19999);
+  EXPECT_EQ(clock.RowsHeld(), 1u) << "a stripe the clock has passed is emptied at its next mark";
 }
 
 }  // namespace

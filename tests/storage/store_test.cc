@@ -716,25 +716,6 @@ TEST_F(StoreTest, MutateRowsAppliesEveryGoodRowAndReportsEachBadOne) {
   EXPECT_EQ(Get("g"), (Cells{"f:q@1=g"}));
 }
 
-// A chain of increments can run ahead of the clock (max(now, old + 1)); a later put at "now" in
-// the row must still be the newest version, as in HBase where calls take milliseconds.
-TEST_F(StoreTest, ServerDatedWritesNeverGoBelowAnIncrementChain) {
-  ASSERT_OK(CreateTable({Family("f", 3)}));
-  std::vector<Cell> result;
-  for (int i = 0; i < 5; ++i) ASSERT_OK(store_->Increment("t", "r", {{"f", "n", 1}}, &result));
-  EXPECT_GT(result[0].timestamp, clock_.NowMillis()) << "the chain ran ahead of the clock";
-  ASSERT_OK(store_->Mutate("t", Row("r", {PutOp("f", "n", kLatestTimestamp, "set")})));
-  RowResult row;
-  ReadSpec spec;
-  ASSERT_OK(store_->Get("t", "r", spec, &row));
-  ASSERT_EQ(row.cells.size(), 1u);
-  EXPECT_EQ(row.cells[0].value, "set");
-  EXPECT_EQ(row.cells[0].timestamp, result[0].timestamp);
-  ASSERT_OK(store_->Mutate("t", Row("r", {DeleteOp(MutationType::kDeleteColumn, "f", "n")})));
-  ASSERT_OK(store_->Get("t", "r", spec, &row));
-  EXPECT_TRUE(row.cells.empty()) << "a delete at now masks the whole chain";
-}
-
 TEST_F(StoreTest, AppendAndIncrementReturnCellsSortedByColumn) {
   ASSERT_OK(CreateTable({Family("a", 3), Family("f", 3)}));
   std::vector<Cell> result;
