@@ -207,3 +207,12 @@ def test_a_missing_family_is_named_by_its_Java_class_on_every_data_call(thrift2_
             call()
         assert failure.value.message.startswith(prefix)
         assert failure.value.canRetry is False
+
+
+def test_DELETE_FAMILY_VERSION_at_Long_MAX_VALUE_is_accepted_and_leaves_older_cells(
+        thrift2_client, thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, TPut(row=b"r", columnValues=[TColumnValue(b"f", b"a", b"v", timestamp=5)]))
+    thrift2_client.deleteSingle(t, TDelete(row=b"r", columns=[TColumn(b"f", timestamp=LONG_MAX)],
+                                           deleteType=TDeleteType.DELETE_FAMILY_VERSION))
+    assert values(thrift2_client, t, b"r") == [(b"f", b"a", b"v")]

@@ -69,9 +69,6 @@ Status MutationBuilder::Validate(const RowMutationView& m) const {
         m.row.size() + c.family.size() + c.qualifier.size() + c.value.size() > kMaxCellBytes) {
       return Status::InvalidArgument("KeyValue size too large");
     }
-    if (c.type == MutationType::kDeleteFamilyVersion && c.timestamp == kLatestTimestamp) {
-      return Status::InvalidArgument("DeleteFamilyVersion needs an explicit timestamp");
-    }
   }
   return Status::OK();
 }
@@ -158,6 +155,9 @@ Status MutationBuilder::Add(const RowMutationView& m, const WriteTime& time, Clo
         Put(m.row, c.family, "", ts, CellType::kDeleteFamily);
         break;
       case MutationType::kDeleteFamilyVersion:
+        // At LATEST_TIMESTAMP the region server dates the marker "now", as every delete but a
+        // version delete: it then masks only cells written in that very millisecond.
+        if (latest) ts = std::min(time.now, kNewestWriteTimestamp);
         Put(m.row, c.family, "", ts, CellType::kDeleteFamilyVersion);
         break;
       case MutationType::kDeleteRow:
