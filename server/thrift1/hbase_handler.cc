@@ -7,6 +7,7 @@
 #include "server/gateway/attributes.h"
 #include "server/gateway/batch_errors.h"
 #include "server/gateway/regions.h"
+#include "server/gateway/scanner_fetch.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
@@ -510,7 +511,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
   }
   std::lock_guard<std::mutex> lock(entry->mu);
   const size_t first = rows->size();
-  ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
+  ThrowIfError(FetchScannerRows(entry->scanner.get(), nbRows, rows));
   admin::NoteReads(entry->table, *rows, first);
   *sorted_columns = entry->sorted_columns;
 }

@@ -4,6 +4,7 @@
 
 #include "server/admin/metrics.h"
 #include "server/gateway/regions.h"
+#include "server/gateway/scanner_fetch.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
 
@@ -272,7 +273,7 @@ void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage:
   const size_t first = rows->size();
   {
     std::lock_guard<std::mutex> lock(entry->mu);
-    ThrowIfError(entry->scanner->Next(static_cast<size_t>(numRows), rows));
+    ThrowIfError(FetchScannerRows(entry->scanner.get(), numRows, rows));
   }
   admin::NoteReads(entry->table, *rows, first);
 }
@@ -284,16 +285,22 @@ void ThbaseHandler::closeScanner(int32_t scannerId) {
 void ThbaseHandler::getScannerResults(std::vector<thrift2::TResult>& _return,
                                       const std::string& table, const thrift2::TScan& tscan,
                                       int32_t numRows) {
+  storage::RowBatch rows;
+  ScanOnce(table, tscan, numRows, &rows);
+  _return.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(rows.ToRowResult(i), &_return[i]);
+}
+
+void ThbaseHandler::ScanOnce(const std::string& table, const thrift2::TScan& tscan,
+                             int32_t numRows, storage::RowBatch* rows) {
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  std::vector<storage::RowResult> rows;
-  ThrowIfError(scanner->Next(static_cast<size_t>(numRows), &rows));
-  for (const storage::RowResult& row : rows) admin::NoteRead(table, row.row);
-  _return.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(std::move(rows[i]), &_return[i]);
+  const size_t first = rows->size();
+  ThrowIfError(FetchScannerRows(scanner.get(), numRows, rows));
+  admin::NoteReads(table, *rows, first);
 }
 
 // ==================================================================== regions

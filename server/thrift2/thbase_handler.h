@@ -95,6 +95,10 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   void closeScanner(int32_t scannerId) override;
   void getScannerResults(std::vector<thrift2::TResult>& _return, const std::string& table,
                          const thrift2::TScan& tscan, int32_t numRows) override;
+  // getScannerResults before conversion, as ScannerNextRows: the first rows of a scan opened
+  // and closed within the call.
+  void ScanOnce(const std::string& table, const thrift2::TScan& tscan, int32_t numRows,
+                storage::RowBatch* rows);
 
   // ---- regions
   void getRegionLocation(thrift2::THRegionLocation& _return, const std::string& table,

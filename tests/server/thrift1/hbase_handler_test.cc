@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "server/thrift1/errors.h"
 #include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
+#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server {
@@ -363,6 +365,54 @@ TEST_F(HbaseHandlerTest, IdleScannerExpiresAfterTimeout) {
   clock_.Advance(60'001);
   EXPECT_THROW(handler_->scannerGetList(rows, id, 1), thrift::IllegalArgument);
   EXPECT_EQ(scanners_->size(), 0u);
+}
+
+// Sets some limits for one test, and puts the previous ones back.
+class LimitsForTest {
+ public:
+  explicit LimitsForTest(const std::function<void(Limits*)>& change)
+      : saved_(CurrentLimits()) {
+    Limits limits = saved_;
+    change(&limits);
+    SetLimits(limits);
+  }
+  ~LimitsForTest() { SetLimits(saved_); }
+
+ private:
+  const Limits saved_;
+};
+
+TEST_F(HbaseHandlerTest, ScannerFetchReturnsAtMostScannerRowsPerCallAndTheScanGoesOn) {
+  for (int i = 0; i < 10; ++i) {
+    handler_->mutateRow("t", "r" + std::to_string(i), {Put("f:q", "v")}, kNoAttrs);
+  }
+  LimitsForTest limits([](Limits* l) { l->scanner_rows_per_call = 4; });
+  const int32_t id = handler_->scannerOpen("t", "", {}, kNoAttrs);
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<TRowResult> rows;
+    handler_->scannerGetList(rows, id, INT32_MAX);
+    sizes.push_back(rows.size());
+  }
+  EXPECT_EQ(sizes, (std::vector<size_t>{4, 4, 2, 0}));
+}
+
+TEST_F(HbaseHandlerTest, ScannerFetchStopsAddingRowsPastReplyBytes) {
+  for (int i = 0; i < 6; ++i) {
+    handler_->mutateRow("t", "r" + std::to_string(i), {Put("f:q", std::string(100, 'x'))},
+                        kNoAttrs);
+  }
+  // Each row holds 2 + 1 + 1 + 100 bytes: the third row takes a fetch past 250.
+  LimitsForTest limits([](Limits* l) { l->reply_bytes = 250; });
+  const int32_t id = handler_->scannerOpen("t", "", {}, kNoAttrs);
+  std::vector<std::string> first;
+  for (int fetch = 0; fetch < 3; ++fetch) {
+    std::vector<TRowResult> rows;
+    handler_->scannerGetList(rows, id, 100);
+    ASSERT_EQ(rows.size(), fetch < 2 ? 3u : 0u) << fetch;
+    for (const TRowResult& row : rows) first.push_back(row.row);
+  }
+  EXPECT_EQ(first, (std::vector<std::string>{"r0", "r1", "r2", "r3", "r4", "r5"}));
 }
 
 TEST_F(HbaseHandlerTest, ScanWithBatchSizeSplitsWideRowsAndSortColumnsGivesList) {
