@@ -65,10 +65,7 @@ void ThbaseHandler::getMultiple(std::vector<thrift2::TResult>& _return, const st
   if (tgets.size() >= 2) {
     // Two or more gets are one client batch in HBase (Table.get(List) of one is a plain get):
     // a missing or disabled table fails every action, before any row is read.
-    std::shared_ptr<const storage::TableDescriptor> descriptor;
-    const Status s = store_->DescribeTable(table, &descriptor);
-    ThrowIfBatchFailed(s.ok() && !descriptor->enabled ? Status::TableNotEnabled(table) : s,
-                       tgets.size());
+    ThrowIfBatchFailed(BatchTableStatus(*store_, table), tgets.size());
   }
   // One batch of reads first, then the conversion, as HBase's Table.get(List) does.
   std::vector<storage::RowResult> results(tgets.size());
@@ -115,7 +112,24 @@ void ThbaseHandler::put(const std::string& table, const thrift2::TPut& tput) {
   Mutate(table, mutation);
 }
 
+// A batch to a table that cannot take it: HBase converts the whole list first, so a bad item's
+// error comes before the table's; here each item is converted and dropped at once, keeping
+// nothing per row, and then the batch fails as a whole.
+template <class Item>
+void ThbaseHandler::FailBatchItems(const Status& table_status,
+                                   const std::vector<Item>& items) const {
+  for (const Item& item : items) {
+    storage::RowMutation mutation;
+    ThrowIfError(convert::ToRowMutation(item, &mutation));
+  }
+  if (items.empty()) return;  // nothing is sent
+  ThrowIfBatchFailed(table_status, items.size());
+  ThrowIfError(table_status);
+}
+
 void ThbaseHandler::putMultiple(const std::string& table, const std::vector<thrift2::TPut>& tputs) {
+  const Status table_status = BatchTableStatus(*store_, table);
+  if (!table_status.ok()) return FailBatchItems(table_status, tputs);
   std::vector<storage::RowMutation> mutations(tputs.size());
   for (size_t i = 0; i < tputs.size(); ++i) {
     ThrowIfError(convert::ToRowMutation(tputs[i], &mutations[i]));
@@ -132,6 +146,8 @@ void ThbaseHandler::deleteSingle(const std::string& table, const thrift2::TDelet
 void ThbaseHandler::deleteMultiple(std::vector<thrift2::TDelete>& _return,
                                    const std::string& table,
                                    const std::vector<thrift2::TDelete>& tdeletes) {
+  const Status table_status = BatchTableStatus(*store_, table);
+  if (!table_status.ok()) return FailBatchItems(table_status, tdeletes);
   std::vector<storage::RowMutation> mutations(tdeletes.size());
   for (size_t i = 0; i < tdeletes.size(); ++i) {
     ThrowIfError(convert::ToRowMutation(tdeletes[i], &mutations[i]));

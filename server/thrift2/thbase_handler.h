@@ -164,6 +164,9 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   void SendBatch(const std::string& table, const std::vector<storage::RowMutation>& rows);
   // Throws HBase's batch failure when HBase reports `status` that way (gateway/batch_errors.h).
   void ThrowIfBatchFailed(const storage::Status& status, size_t actions) const;
+  // putMultiple / deleteMultiple when BatchTableStatus is `table_status` (not OK).
+  template <class Item>
+  void FailBatchItems(const storage::Status& table_status, const std::vector<Item>& items) const;
   BatchServer BatchServerOf() const;
   bool CheckAndMutateImpl(const std::string& table, const std::string& row,
                           const std::string& family, const std::string& qualifier,

@@ -162,6 +162,63 @@ TEST_F(HbaseHandlerTest, FamilyOnlyPutIsSkippedInMutateRowButFailsMutateRows) {
   EXPECT_TRUE(Get("r2", "f").empty()) << "nothing may be applied";
 }
 
+BatchMutation Row(const std::string& row, std::vector<Mutation> mutations) {
+  BatchMutation b;
+  b.row = row;
+  b.mutations = std::move(mutations);
+  return b;
+}
+
+// The message of the IOError `call` throws ("" if it throws nothing).
+template <class Call>
+std::string IOErrorOf(Call&& call) {
+  try {
+    call();
+  } catch (const thrift::IOError& e) {
+    return e.message;
+  }
+  return "";
+}
+
+TEST_F(HbaseHandlerTest, MutateRowsToAMissingTableFailsItsPutsOrElseItsDeletes) {
+  const std::string batch_failed =
+      "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException: ";
+  EXPECT_EQ(IOErrorOf([&] {
+              handler_->mutateRows("nope", {Row("a", {Put("f:q", "1"), Delete("f:x")}),
+                                            Row("b", {Delete("f:x")}), Row("c", {Put("g:", "")})},
+                                   kNoAttrs);
+            }),
+            batch_failed + "Failed 2 actions: nope: 2 times, servers with issues: null");
+  EXPECT_EQ(IOErrorOf([&] {
+              handler_->mutateRows("nope", {Row("a", {Delete("f:x")}), Row("b", {Delete("g")})},
+                                   kNoAttrs);
+            }),
+            batch_failed + "Failed 2 actions: nope: 2 times, servers with issues: null");
+  // Nothing to send: HBase never looks the table up.
+  EXPECT_EQ(IOErrorOf([&] { handler_->mutateRows("nope", {Row("a", {})}, kNoAttrs); }), "");
+  EXPECT_EQ(IOErrorOf([&] { handler_->mutateRows("nope", {}, kNoAttrs); }), "");
+}
+
+TEST_F(HbaseHandlerTest, MutateRowsChecksEveryRowBeforeFindingTheTableMissing) {
+  EXPECT_THROW(handler_->mutateRows("nope", {Row("a", {Put("f:q", "1")}), Row("", {})}, kNoAttrs),
+               ApplicationError);
+  EXPECT_THROW(
+      handler_->mutateRows("nope", {Row("a", {Put("f:q", "1")}), Row("b", {Put("f", "x")})},
+                           kNoAttrs),
+      ApplicationError);
+}
+
+TEST_F(HbaseHandlerTest, MutateRowsToADisabledTableIsNotServingAndWritesNothing) {
+  handler_->disableTable("t");
+  const std::string message = IOErrorOf(
+      [&] { handler_->mutateRows("t", {Row("a", {Put("f:q", "1")})}, kNoAttrs); });
+  EXPECT_NE(message.find("Failed 1 action: NotServingRegionException: 1 time, "),
+            std::string::npos)
+      << message;
+  handler_->enableTable("t");
+  EXPECT_TRUE(Get("a", "f:q").empty());
+}
+
 TEST_F(HbaseHandlerTest, EmptyRowIsIllegalArgumentInMutateRowButApplicationErrorInGet) {
   EXPECT_THROW(handler_->mutateRow("t", "", {Put("f:a", "x")}, kNoAttrs), thrift::IllegalArgument);
   EXPECT_THROW(Get("", "f:a"), ApplicationError);
