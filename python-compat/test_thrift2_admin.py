@@ -388,6 +388,49 @@ def test_system_tables_are_listed_only_when_asked_for(t2):
             for f in desc.columns} == {(b"ROWCOL", b"ROW_INDEX_V1")}
 
 
+def test_user_tables_may_be_created_in_the_hbase_namespace_and_count_as_system_tables(t1, t2):
+    qualifier = ("hbc_" + uuid.uuid4().hex[:10]).encode()
+    full = b"hbase:" + qualifier
+    t1.createTable(full, [ColumnDescriptor(name=b"f:")])
+    try:
+        t1.mutateRow(full, b"r", [Mutation(column=b"f:q", value=b"v")], {})
+        assert t1.getRow(full, b"r", {})[0].columns[b"f:q"].value == b"v"
+        assert full not in t1.getTableNames()
+        listed = [(n.ns, n.qualifier) for n in t2.getTableNamesByNamespace("hbase")]
+        assert (b"hbase", qualifier) in listed and (b"hbase", b"meta") in listed
+        assert t2.getTableNamesByPattern("hbase:.*", False) == []
+        assert t2.tableExists(TTableName(ns=b"hbase", qualifier=qualifier))
+    finally:
+        t1.disableTable(full)
+        t1.deleteTable(full)
+    t2_qualifier = ("hbc_" + uuid.uuid4().hex[:10]).encode()
+    name = create(t2, "hbase", t2_qualifier)
+    try:
+        assert t2.tableExists(name)
+    finally:
+        t2.disableTable(name)
+        t2.deleteTable(name)
+
+
+@pytest.mark.parametrize("qualifier", [b"meta", b"namespace"])
+def test_the_system_tables_already_exist_for_both_services(t1, t2, qualifier):
+    from hbase.ttypes import AlreadyExists
+
+    with pytest.raises(AlreadyExists) as e:
+        t1.createTable(b"hbase:" + qualifier, [ColumnDescriptor(name=b"f:")])
+    assert e.value.message == "table name already in use"
+    with pytest.raises(TIOError) as e:
+        create(t2, "hbase", qualifier)
+    assert first_line(e.value) == (
+        "org.apache.hadoop.hbase.TableExistsException: hbase:" + qualifier.decode())
+    with pytest.raises(TIOError) as e:
+        t2.createNamespace(TNamespaceDescriptor(name="hbase"))
+    assert first_line(e.value) == (
+        "org.apache.hadoop.hbase.NamespaceExistException: Namespace hbase already exists")
+    listed = [(n.ns, n.qualifier) for n in t2.getTableNamesByPattern("hbase:.*", True)]
+    assert listed.count((b"hbase", qualifier)) == 1
+
+
 def test_getRegionInfo_of_a_key_naming_no_table_answers_the_nearest_region_before_it(t1, t2,
                                                                                     namespace):
     create(t2, namespace, b"t", splits=[b"m"])

@@ -473,14 +473,20 @@ std::vector<std::shared_ptr<const TableDescriptor>> Catalog::ListTables() const 
   return out;
 }
 
-std::vector<uint64_t> Catalog::DroppedTables() const {
-  std::vector<uint64_t> ids;
+Status Catalog::DroppedTables(std::vector<uint64_t>* ids) const {
+  ids->clear();
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
   const std::string prefix = DroppedTablePrefix();
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    if (it->key().size() == 9) ids.push_back(DecodeFixed64BE(it->key().data() + 1));
+    if (it->key().size() == 9) ids->push_back(DecodeFixed64BE(it->key().data() + 1));
   }
-  return ids;
+  // An iterator that stops on a read error looks like the end: without this check a failed
+  // read would pass for "nothing left to sweep".
+  if (!it->status().ok()) {
+    ids->clear();
+    return Status::IOError("reading dropped tables: " + it->status().ToString());
+  }
+  return Status::OK();
 }
 
 Status Catalog::FinishDrop(uint64_t table_id) {

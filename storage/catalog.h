@@ -72,7 +72,7 @@ class Catalog {
   std::vector<std::pair<uint64_t, std::string>> DroppedFamilies() const;
   Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
   // REQUIRES: the table is disabled. The name is free when this returns; the table's cells are
-  // left for the sweeper, whose work list DroppedTables() returns.
+  // left for the sweeper, whose work list DroppedTables returns.
   Status DropTable(const TableName& name, uint64_t* dropped_id);
   Status SetEnabled(const TableName& name, bool enabled);
 
@@ -83,8 +83,9 @@ class Catalog {
   Status FindByName(std::string_view full_name, std::shared_ptr<const TableDescriptor>* out) const;
   // Every table, sorted by namespace then name.
   std::vector<std::shared_ptr<const TableDescriptor>> ListTables() const;
-  // Ids of dropped tables whose cells have not been swept yet.
-  std::vector<uint64_t> DroppedTables() const;
+  // Ids of dropped tables whose cells have not been swept yet; an error (and no ids) when they
+  // cannot all be read.
+  Status DroppedTables(std::vector<uint64_t>* ids) const;
   // Forgets a dropped table once its cells are gone.
   Status FinishDrop(uint64_t table_id);
 

@@ -39,6 +39,10 @@ class RowBatch final : public CellSink {
   bool partial(size_t row) const { return rows_[row].partial; }
   void set_partial(size_t row, bool partial) { rows_[row].partial = partial; }
 
+  // Bytes of the row keys, families, qualifiers and values held: about what a reply of these
+  // rows carries, for a caller that bounds a reply's size.
+  size_t data_bytes() const { return bytes_.size(); }
+
   // Empties the batch, keeping its memory.
   void Clear();
   // Bytes of memory held, so a caller that keeps a batch across calls can give back one that

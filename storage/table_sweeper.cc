@@ -1,6 +1,9 @@
 #include "storage/table_sweeper.h"
 
+#include <algorithm>
+#include <chrono>
 #include <memory>
+#include <vector>
 
 #include <glog/logging.h>
 #include <leveldb/db.h>
@@ -12,9 +15,11 @@
 namespace hbemu::storage {
 namespace {
 constexpr int kKeysPerBatch = 1000;
-}
+constexpr int64_t kMaxRetryMs = 60000;
+}  // namespace
 
-TableSweeper::TableSweeper(leveldb::DB* db, Catalog* catalog) : db_(db), catalog_(catalog) {}
+TableSweeper::TableSweeper(leveldb::DB* db, Catalog* catalog, int64_t retry_ms)
+    : db_(db), catalog_(catalog), retry_ms_(retry_ms) {}
 
 TableSweeper::~TableSweeper() { Stop(); }
 
@@ -40,25 +45,56 @@ void TableSweeper::Stop() {
 
 void TableSweeper::WaitIdle() {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [this] { return stop_ || (!work_ && !busy_); });
+  cv_.wait(lock, [this] { return stop_ || (!work_ && !busy_ && !retry_pending_); });
+}
+
+uint64_t TableSweeper::failures() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return failures_;
 }
 
 void TableSweeper::Run() {
+  int64_t retry_ms = retry_ms_;
   for (;;) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stop_ || work_; });
+      if (retry_pending_) {
+        // A failed sweep goes again after the delay, or sooner if another table is dropped.
+        cv_.wait_for(lock, std::chrono::milliseconds(retry_ms), [this] { return stop_ || work_; });
+      } else {
+        cv_.wait(lock, [this] { return stop_ || work_; });
+      }
       if (stop_) return;
       work_ = false;
       busy_ = true;
     }
-    for (uint64_t id : catalog_->DroppedTables()) {
-      if (!SweepOne(id)) break;
-    }
+    const bool swept = SweepAll();
     std::lock_guard<std::mutex> lock(mu_);
     busy_ = false;
+    if (swept || stop_) {
+      retry_pending_ = false;
+      retry_ms = retry_ms_;
+    } else {
+      if (retry_pending_) retry_ms = std::min(retry_ms * 2, std::max(kMaxRetryMs, retry_ms_));
+      retry_pending_ = true;
+      ++failures_;
+      LOG(WARNING) << "[table_sweeper] sweep failed; trying again in " << retry_ms << " ms";
+    }
     cv_.notify_all();
   }
+}
+
+bool TableSweeper::SweepAll() {
+  std::vector<uint64_t> ids;
+  const Status s = catalog_->DroppedTables(&ids);
+  if (!s.ok()) {
+    LOG(ERROR) << "[table_sweeper] " << s.ToString();
+    return false;
+  }
+  for (uint64_t id : ids) {
+    if (!SweepOne(id)) return false;
+  }
+  return true;
 }
 
 bool TableSweeper::SweepOne(uint64_t table_id) {

@@ -1,5 +1,6 @@
 #include "server/gateway/batch_errors.h"
 
+#include <unordered_map>
 #include <utility>
 
 #include "server/gateway/java_exceptions.h"
@@ -16,36 +17,37 @@ std::string ServerName(const BatchServer& server) {
   return server.host + "," + std::to_string(server.port) + "," + std::to_string(start_code);
 }
 
-// RetriesExhaustedWithDetailsException.getDesc: causes grouped, counted, in first-seen order.
-std::string Describe(const std::vector<std::string>& causes, const std::string& servers) {
-  std::vector<std::pair<std::string, size_t>> grouped;
-  for (const std::string& cause : causes) {
-    auto it = grouped.begin();
-    while (it != grouped.end() && it->first != cause) ++it;
-    if (it == grouped.end()) {
-      grouped.emplace_back(cause, 1);
-    } else {
-      ++it->second;
-    }
-  }
-  std::string text = "Failed " + std::to_string(causes.size()) + " action" +
-                     (causes.size() == 1 ? "" : "s") + ": ";
+// RetriesExhaustedWithDetailsException.getDesc: each distinct cause once with its count, in
+// first-seen order.
+std::string Describe(size_t actions, const std::vector<std::pair<std::string, size_t>>& grouped,
+                     const std::string& servers) {
+  std::string text =
+      "Failed " + std::to_string(actions) + " action" + (actions == 1 ? "" : "s") + ": ";
   for (const auto& [cause, count] : grouped) {
-    text += cause + ": " + std::to_string(count) + " time" + (count == 1 ? "" : "s") + ", ";
+    text += cause;
+    text += ": " + std::to_string(count) + " time" + (count == 1 ? "" : "s") + ", ";
   }
   return text + "servers with issues: " + servers;
 }
 
 }  // namespace
 
+Status BatchTableStatus(const storage::Store& store, std::string_view table) {
+  std::shared_ptr<const storage::TableDescriptor> descriptor;
+  const Status s = store.DescribeTable(table, &descriptor);
+  if (s.ok() && !descriptor->enabled) {
+    return Status::TableNotEnabled(descriptor->name.ToString() + " is disabled.");
+  }
+  return s;
+}
+
 std::string WholeBatchFailure(const Status& status, size_t actions, const BatchServer& server) {
   if (actions == 0) return "";
   switch (status.code()) {
     case Status::Code::kTableNotFound:  // the client's meta lookup fails: no server involved
-      return Describe(std::vector<std::string>(actions, status.message()), "null");
+      return Describe(actions, {{status.message(), actions}}, "null");
     case Status::Code::kTableNotEnabled:  // the regions are offline: every server refuses
-      return Describe(std::vector<std::string>(actions, "NotServingRegionException"),
-                      ServerName(server));
+      return Describe(actions, {{"NotServingRegionException", actions}}, ServerName(server));
     default:
       return "";
   }
@@ -53,15 +55,22 @@ std::string WholeBatchFailure(const Status& status, size_t actions, const BatchS
 
 std::string RowFailures(const std::vector<storage::Store::RowFailure>& failures,
                         const BatchServer& server) {
-  std::vector<std::string> causes;
+  std::vector<std::pair<std::string, size_t>> grouped;
+  std::unordered_map<std::string, size_t> index;  // cause -> its place in grouped
   for (const auto& failure : failures) {
     // A region server's exception reaches the client as "<class>: <message>"; a retryable one
     // is named by its simple class name alone.
     const Status& s = failure.status;
-    causes.push_back(CanRetry(s) ? "IOException"
-                                 : std::string(JavaExceptionClass(s)) + ": " + s.message());
+    std::string cause = CanRetry(s) ? "IOException"
+                                    : std::string(JavaExceptionClass(s)) + ": " + s.message();
+    auto [it, added] = index.try_emplace(std::move(cause), grouped.size());
+    if (added) {
+      grouped.emplace_back(it->first, 1);
+    } else {
+      ++grouped[it->second].second;
+    }
   }
-  return Describe(causes, ServerName(server));
+  return Describe(failures.size(), grouped, ServerName(server));
 }
 
 }  // namespace hbemu::server

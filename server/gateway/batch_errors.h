@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "storage/status.h"
@@ -22,6 +23,11 @@ struct BatchServer {
   std::string host = "localhost";
   int32_t port = 16020;
 };
+
+// What a batch to `table` meets before its rows: OK, or the whole-batch failure that
+// Store::MutateRows would report (missing or disabled table). A handler asks first, so that a
+// batch that can never be written is only checked and counted, with nothing built per row.
+storage::Status BatchTableStatus(const storage::Store& store, std::string_view table);
 
 // The message for a batch of `actions` actions that failed as a whole with `status` (missing
 // table: "<t>: N times, servers with issues: null"; disabled table: NotServingRegionException

@@ -139,7 +139,8 @@ void ReadBatchMutation(BinaryCallProtocol* in, TMemoryBuffer* buffer, BatchMutat
 
 }  // namespace
 
-void ReadMutateRowsArgs(BinaryCallProtocol* in, bool with_timestamp, MutateRowsArgsView* out) {
+void ReadMutateRowsArgs(BinaryCallProtocol* in, bool with_timestamp, MutateRowsArgsView* out,
+                        const BatchRowSinkFor& sink_for) {
   // The template argument says the transport is a TMemoryBuffer (looked up once: getTransport
   // copies a shared_ptr).
   auto* buffer = static_cast<TMemoryBuffer*>(in->getTransport().get());
@@ -148,13 +149,31 @@ void ReadMutateRowsArgs(BinaryCallProtocol* in, bool with_timestamp, MutateRowsA
   out->timestamp = 0;
   out->attributes.clear();
   const int16_t attributes_id = with_timestamp ? 4 : 3;
+  bool table_seen = false;
+  BatchRowSink* sink = nullptr;  // where the last rows field went, if not to out->rows
+  BatchMutationsView one_row;    // with a sink: the row being read
   ReadStruct(in, [&](int16_t id, int8_t type) {
     if (id == 1 && type == apache::thrift::protocol::T_STRING) {
       out->table = ReadBinaryView(in, buffer);
+      table_seen = true;
+      if (sink != nullptr && sink_for(out->table) == nullptr) {
+        throw TProtocolException(TProtocolException::INVALID_DATA,
+                                 "mutateRows: the table came again after the rows");
+      }
       return true;
     }
     if (id == 2 && type == apache::thrift::protocol::T_LIST) {
       out->rows.Clear();
+      sink = table_seen && sink_for ? sink_for(out->table) : nullptr;
+      if (sink != nullptr) {
+        sink->Restart();
+        ReadList(in, buffer, [&](uint32_t) {
+          one_row.Clear();
+          ReadBatchMutation(in, buffer, &one_row);
+          sink->AddRow(one_row.row(0), one_row.begin(0), one_row.end(0));
+        });
+        return true;
+      }
       ReadList(in, buffer, [&](uint32_t size) {
         // Each row takes a byte at least, so the bytes left bound what a size may reserve.
         if (out->rows.size() == 0) out->rows.Reserve(std::min<size_t>(size, buffer->available_read()));

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -56,6 +57,21 @@ class BatchMutationsView {
   std::vector<Mutation> mutations_;
 };
 
+// Takes the rows of a mutateRows call one at a time instead of having them kept: for a call
+// whose table cannot take them, so they are only checked and counted.
+class BatchRowSink {
+ public:
+  virtual ~BatchRowSink() = default;
+  // The rows field starts; a repeated one replaces the rows before it, as in the generated code.
+  virtual void Restart() = 0;
+  virtual void AddRow(std::string_view row, const BatchMutationsView::Mutation* begin,
+                      const BatchMutationsView::Mutation* end) = 0;
+};
+
+// Asked with the table when the rows field starts (once the table is known) and again if the
+// table field comes after that: the sink for the rows, or nullptr to keep them in the view.
+using BatchRowSinkFor = std::function<BatchRowSink*(std::string_view table)>;
+
 // What mutateRows and mutateRowsTs carry (timestamp stays 0 for mutateRows, whose handler
 // uses the server's time).
 struct MutateRowsArgsView {
@@ -74,6 +90,10 @@ using BinaryCallProtocol =
 // Hbase_mutateRows(Ts)_args::read does (unknown fields and fields of another type skipped,
 // absent fields left at their defaults, the protocol's container limits applied),
 // with views into `in`'s buffer, which must stay untouched while *out is used.
-void ReadMutateRowsArgs(BinaryCallProtocol* in, bool with_timestamp, MutateRowsArgsView* out);
+// With `sink_for`, rows it gives a sink for go there one by one and out->rows stays empty; a
+// table field naming a table that takes the rows after they went to a sink cannot be honoured
+// and fails as undecodable (TProtocolException).
+void ReadMutateRowsArgs(BinaryCallProtocol* in, bool with_timestamp, MutateRowsArgsView* out,
+                        const BatchRowSinkFor& sink_for = nullptr);
 
 }  // namespace hbemu::server

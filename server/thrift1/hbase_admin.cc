@@ -1,6 +1,7 @@
 #include "server/thrift1/hbase_handler.h"
 
 #include "server/gateway/regions.h"
+#include "server/gateway/system_tables.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 
@@ -107,7 +108,9 @@ void HbaseHandler::createTable(const std::string& tableName,
   storage::TableName parsed;
   ThrowIfError(storage::ParseTableName(tableName, &parsed));
   std::shared_ptr<const storage::TableDescriptor> existing;
-  if (store_->DescribeTable(tableName, &existing).ok()) {
+  // hbase:meta and hbase:namespace exist in HBase, though not in the store; other tables may
+  // be created in the hbase namespace, as HBase 2.6 allows (they count as system tables).
+  if (store_->DescribeTable(tableName, &existing).ok() || FindSystemTable(tableName) != nullptr) {
     ThrowIfError(Status::TableExists(tableName));
   }
   std::vector<storage::FamilyDescriptor> families;

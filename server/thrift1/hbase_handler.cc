@@ -7,6 +7,7 @@
 #include "server/gateway/attributes.h"
 #include "server/gateway/batch_errors.h"
 #include "server/gateway/regions.h"
+#include "server/gateway/scanner_fetch.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
@@ -203,6 +204,34 @@ void HbaseHandler::mutateRowTs(const std::string& tableName, const std::string& 
   MutateRowImpl(tableName, row, mutations, timestamp, attributes);
 }
 
+namespace {
+
+// HBase's rules for one row of mutateRows as it builds the row's Delete (made for every row,
+// which checks the row) and Put: calls on_put(column, m) or on_delete(column, m) for each
+// mutation and returns nullopt, or returns the error that fails the whole call (a bad row, a
+// put without a qualifier).
+template <class OnPut, class OnDelete>
+std::optional<std::string> VisitBatchRow(std::string_view row,
+                                         const BatchMutationsView::Mutation* begin,
+                                         const BatchMutationsView::Mutation* end, OnPut&& on_put,
+                                         OnDelete&& on_delete) {
+  const Status row_status = CheckRow(row);
+  if (!row_status.ok()) return row_status.message();
+  for (const BatchMutationsView::Mutation* m = begin; m != end; ++m) {
+    const ColumnSpecView column = ParseColumnView(m->column);
+    if (m->is_delete) {
+      on_delete(column, *m);
+    } else if (!column.qualifier) {
+      return std::string("Invalid famAndQf provided.");
+    } else {
+      on_put(column, *m);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 // HBase builds every Put and Delete first (a bad row or a family-only put fails the call with
 // nothing written), then sends all the Puts as one client batch and, only if every Put
 // succeeded, all the Deletes as another: a put and a delete of the same column in one call leave
@@ -210,37 +239,73 @@ void HbaseHandler::mutateRowTs(const std::string& tableName, const std::string& 
 void HbaseHandler::MutateRows(const std::string& table, const BatchMutationsView& rows,
                               int64_t timestamp,
                               const std::map<std::string, std::string>& attributes) {
+  const Status table_status = BatchTableStatus(table);
+  if (!table_status.ok()) {
+    BatchTally tally;
+    for (size_t i = 0; i < rows.size(); ++i) tally.AddRow(rows.row(i), rows.begin(i), rows.end(i));
+    FailBatch(table_status, tally);
+    return;
+  }
   const int64_t cell_ttl = CellTtlFromAttributes(attributes);
   storage::MutationBatchView puts, deletes;
   puts.Reserve(rows.size(), rows.size());  // rows are mostly one or a few puts
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::string_view row = rows.row(i);
-    if (!CheckRow(row).ok()) throw ApplicationError(CheckRow(row).message());
     bool has_put = false, has_delete = false;
-    for (const BatchMutationsView::Mutation* m = rows.begin(i); m != rows.end(i); ++m) {
-      const ColumnSpecView column = ParseColumnView(m->column);
-      storage::ColumnMutationView c;
-      c.timestamp = timestamp;
-      c.family = column.family;
-      if (m->is_delete) {
-        c.type = column.qualifier ? MutationType::kDeleteColumn : MutationType::kDeleteFamily;
-        c.qualifier = column.qualifier.value_or(std::string_view());
-        if (!has_delete) deletes.AddRow(row);
-        has_delete = true;
-        deletes.AddColumn(c);
-      } else {
-        if (!column.qualifier) throw ApplicationError("Invalid famAndQf provided.");
-        c.qualifier = *column.qualifier;
-        c.value = m->value;
-        if (!has_put) puts.AddRow(row, cell_ttl);
-        has_put = true;
-        puts.AddColumn(c);
-      }
-    }
+    const std::optional<std::string> error = VisitBatchRow(
+        row, rows.begin(i), rows.end(i),
+        [&](const ColumnSpecView& column, const BatchMutationsView::Mutation& m) {
+          if (!has_put) puts.AddRow(row, cell_ttl);
+          has_put = true;
+          storage::ColumnMutationView c;
+          c.timestamp = timestamp;
+          c.family = column.family;
+          c.qualifier = *column.qualifier;
+          c.value = m.value;
+          puts.AddColumn(c);
+        },
+        [&](const ColumnSpecView& column, const BatchMutationsView::Mutation&) {
+          if (!has_delete) deletes.AddRow(row);
+          has_delete = true;
+          storage::ColumnMutationView c;
+          c.timestamp = timestamp;
+          c.family = column.family;
+          c.type = column.qualifier ? MutationType::kDeleteColumn : MutationType::kDeleteFamily;
+          c.qualifier = column.qualifier.value_or(std::string_view());
+          deletes.AddColumn(c);
+        });
+    if (error) throw ApplicationError(*error);
   }
   SendBatch(table, puts);
   SendBatch(table, deletes);
   admin::NoteWrites(table, rows.size(), [&rows](size_t i) { return rows.row(i); });
+}
+
+void HbaseHandler::BatchTally::Restart() { *this = BatchTally(); }
+
+void HbaseHandler::BatchTally::AddRow(std::string_view row,
+                                      const BatchMutationsView::Mutation* begin,
+                                      const BatchMutationsView::Mutation* end) {
+  if (error) return;  // HBase stops building at the first error
+  bool has_put = false, has_delete = false;
+  error = VisitBatchRow(
+      row, begin, end, [&](const ColumnSpecView&, const auto&) { has_put = true; },
+      [&](const ColumnSpecView&, const auto&) { has_delete = true; });
+  put_rows += has_put ? 1 : 0;
+  delete_rows += has_delete ? 1 : 0;
+}
+
+Status HbaseHandler::BatchTableStatus(std::string_view table) const {
+  return server::BatchTableStatus(*store_, table);
+}
+
+void HbaseHandler::FailBatch(const Status& table_status, const BatchTally& tally) const {
+  if (tally.error) throw ApplicationError(*tally.error);
+  // The Puts go first; the Deletes would only be sent if they had all succeeded.
+  const size_t actions = tally.put_rows > 0 ? tally.put_rows : tally.delete_rows;
+  if (actions == 0) return;  // nothing to send: HBase never looks the table up
+  ThrowIfBatchFailed(table_status, actions);
+  ThrowIfError(table_status, kIllegalArgument);
 }
 
 void HbaseHandler::SendBatch(const std::string& table, const storage::MutationBatchView& rows) {
@@ -510,7 +575,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
   }
   std::lock_guard<std::mutex> lock(entry->mu);
   const size_t first = rows->size();
-  ThrowIfError(entry->scanner->Next(static_cast<size_t>(nbRows), rows));
+  ThrowIfError(FetchScannerRows(entry->scanner.get(), nbRows, rows));
   admin::NoteReads(entry->table, *rows, first);
   *sorted_columns = entry->sorted_columns;
 }

@@ -3,7 +3,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "Hbase.h"
@@ -148,6 +150,25 @@ class HbaseHandler : public thrift::HbaseIf {
   // HbaseProcessor's mutateRows path (batch_mutations.h). Throws what mutateRows throws.
   void MutateRows(const std::string& table, const BatchMutationsView& rows, int64_t timestamp,
                   const std::map<std::string, std::string>& attributes);
+
+  // The rows of a mutateRows call to a table that cannot take them (BatchTableStatus is not
+  // OK), checked and counted as HBase builds them, one at a time: such a call keeps nothing
+  // per row, however many rows it has.
+  class BatchTally : public BatchRowSink {
+   public:
+    void Restart() override;
+    void AddRow(std::string_view row, const BatchMutationsView::Mutation* begin,
+                const BatchMutationsView::Mutation* end) override;
+
+    size_t put_rows = 0;     // rows with a put: the Puts HBase sends first
+    size_t delete_rows = 0;  // rows with a delete: the Deletes it sends after them
+    std::optional<std::string> error;  // the first bad row or column: fails the call first
+  };
+  // BatchTableStatus (gateway/batch_errors.h) of this store.
+  storage::Status BatchTableStatus(std::string_view table) const;
+  // Throws what mutateRows throws for rows counted in `tally` whose table has the (not OK)
+  // status `table_status`; returns when HBase would send nothing.
+  void FailBatch(const storage::Status& table_status, const BatchTally& tally) const;
 
   // ---- server
   thrift::TThriftServerType::type getThriftServerType() override;

@@ -79,7 +79,15 @@ bool HbaseProcessor::ProcessMutateRows(TProtocol* in, TProtocol* out, const std:
   if (binary == nullptr) return false;
   const bool with_timestamp = name == "mutateRowsTs";
   MutateRowsArgsView args;
-  ReadMutateRowsArgs(binary, with_timestamp, &args);
+  // The table is looked up as soon as it is read: rows for a table that cannot take them are
+  // only counted, never kept (a 2M-row call to a missing table would otherwise build hundreds
+  // of megabytes of views to fail).
+  storage::Status table_status;
+  HbaseHandler::BatchTally tally;
+  ReadMutateRowsArgs(binary, with_timestamp, &args, [&](std::string_view table) -> BatchRowSink* {
+    table_status = handler_->BatchTableStatus(table);
+    return table_status.ok() ? nullptr : &tally;
+  });
   in->readMessageEnd();
   // Ends the read as the generated code does; the views stay good, as the message buffer is
   // only observed (WireSession keeps the bytes until the call returns).
@@ -88,6 +96,10 @@ bool HbaseProcessor::ProcessMutateRows(TProtocol* in, TProtocol* out, const std:
   // Both methods' results have the same fields: io (1), ia (2).
   thrift::Hbase_mutateRows_result result;
   if (!CatchDeclared<thrift::IOError, thrift::IllegalArgument>(out, name, seqid, &result, [&] {
+        if (!table_status.ok()) {
+          handler_->FailBatch(table_status, tally);
+          return;
+        }
         handler_->MutateRows(std::string(args.table), args.rows,
                              with_timestamp ? args.timestamp : storage::kLatestTimestamp,
                              args.attributes);

@@ -154,7 +154,11 @@ void ThbaseHandler::createTable(const thrift2::TTableDescriptor& desc,
   storage::TableDescriptor spec;
   ThrowIfError(convert::ToTableSpec(desc, &spec));
   spec.split_keys = splitKeys;
-  ThrowIfMasterError(store_->CreateTable(convert::FullTableName(desc.tableName), std::move(spec)));
+  const std::string full_name = convert::FullTableName(desc.tableName);
+  // hbase:meta and hbase:namespace exist in HBase, though not in the store; other tables may
+  // be created in the hbase namespace, as HBase 2.6 allows (they count as system tables).
+  if (FindSystemTable(full_name) != nullptr) ThrowIfMasterError(Status::TableExists(full_name));
+  ThrowIfMasterError(store_->CreateTable(full_name, std::move(spec)));
 }
 
 void ThbaseHandler::deleteTable(const thrift2::TTableName& tableName) {

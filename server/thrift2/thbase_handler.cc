@@ -4,6 +4,7 @@
 
 #include "server/admin/metrics.h"
 #include "server/gateway/regions.h"
+#include "server/gateway/scanner_fetch.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
 
@@ -56,10 +57,7 @@ void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2
   }
   // Two or more gets are one client batch: a missing or disabled table fails every action
   // before any row is read; otherwise each failed read is one failed action.
-  std::shared_ptr<const storage::TableDescriptor> descriptor;
-  const Status s = store_->DescribeTable(table, &descriptor);
-  ThrowIfBatchFailed(s.ok() && !descriptor->enabled ? Status::TableNotEnabled(table) : s,
-                     tgets.size());
+  ThrowIfBatchFailed(BatchTableStatus(*store_, table), tgets.size());
   std::vector<Status> failures;
   for (size_t i = 0; i < tgets.size(); ++i) {
     Status read = store_->Get(table, tgets[i].row, specs[i], &(*results)[i]);
@@ -148,7 +146,24 @@ void ThbaseHandler::put(const std::string& table, const thrift2::TPut& tput) {
   Mutate(table, mutation);
 }
 
+// A batch to a table that cannot take it: HBase converts the whole list first, so a bad item's
+// error comes before the table's; here each item is converted and dropped at once, keeping
+// nothing per row, and then the batch fails as a whole.
+template <class Item>
+void ThbaseHandler::FailBatchItems(const Status& table_status,
+                                   const std::vector<Item>& items) const {
+  for (const Item& item : items) {
+    storage::RowMutation mutation;
+    ThrowIfError(convert::ToRowMutation(item, &mutation));
+  }
+  if (items.empty()) return;  // nothing is sent
+  ThrowIfBatchFailed(table_status, items.size());
+  ThrowIfError(table_status);
+}
+
 void ThbaseHandler::putMultiple(const std::string& table, const std::vector<thrift2::TPut>& tputs) {
+  const Status table_status = BatchTableStatus(*store_, table);
+  if (!table_status.ok()) return FailBatchItems(table_status, tputs);
   std::vector<storage::RowMutation> mutations(tputs.size());
   for (size_t i = 0; i < tputs.size(); ++i) {
     ThrowIfError(convert::ToRowMutation(tputs[i], &mutations[i]));
@@ -165,6 +180,8 @@ void ThbaseHandler::deleteSingle(const std::string& table, const thrift2::TDelet
 void ThbaseHandler::deleteMultiple(std::vector<thrift2::TDelete>& _return,
                                    const std::string& table,
                                    const std::vector<thrift2::TDelete>& tdeletes) {
+  const Status table_status = BatchTableStatus(*store_, table);
+  if (!table_status.ok()) return FailBatchItems(table_status, tdeletes);
   std::vector<storage::RowMutation> mutations(tdeletes.size());
   for (size_t i = 0; i < tdeletes.size(); ++i) {
     ThrowIfError(convert::ToRowMutation(tdeletes[i], &mutations[i]));
@@ -318,7 +335,7 @@ void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage:
   const size_t first = rows->size();
   {
     std::lock_guard<std::mutex> lock(entry->mu);
-    ThrowIfError(entry->scanner->Next(static_cast<size_t>(numRows), rows));
+    ThrowIfError(FetchScannerRows(entry->scanner.get(), numRows, rows));
   }
   admin::NoteReads(entry->table, *rows, first);
 }
@@ -330,16 +347,22 @@ void ThbaseHandler::closeScanner(int32_t scannerId) {
 void ThbaseHandler::getScannerResults(std::vector<thrift2::TResult>& _return,
                                       const std::string& table, const thrift2::TScan& tscan,
                                       int32_t numRows) {
+  storage::RowBatch rows;
+  ScanOnce(table, tscan, numRows, &rows);
+  _return.resize(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(rows.ToRowResult(i), &_return[i]);
+}
+
+void ThbaseHandler::ScanOnce(const std::string& table, const thrift2::TScan& tscan,
+                             int32_t numRows, storage::RowBatch* rows) {
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  std::vector<storage::RowResult> rows;
-  ThrowIfError(scanner->Next(static_cast<size_t>(numRows), &rows));
-  for (const storage::RowResult& row : rows) admin::NoteRead(table, row.row);
-  _return.resize(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) convert::ToTResult(std::move(rows[i]), &_return[i]);
+  const size_t first = rows->size();
+  ThrowIfError(FetchScannerRows(scanner.get(), numRows, rows));
+  admin::NoteReads(table, *rows, first);
 }
 
 // ==================================================================== regions

@@ -95,6 +95,10 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   void closeScanner(int32_t scannerId) override;
   void getScannerResults(std::vector<thrift2::TResult>& _return, const std::string& table,
                          const thrift2::TScan& tscan, int32_t numRows) override;
+  // getScannerResults before conversion, as ScannerNextRows: the first rows of a scan opened
+  // and closed within the call.
+  void ScanOnce(const std::string& table, const thrift2::TScan& tscan, int32_t numRows,
+                storage::RowBatch* rows);
 
   // ---- regions
   void getRegionLocation(thrift2::THRegionLocation& _return, const std::string& table,
@@ -164,6 +168,9 @@ class ThbaseHandler : public thrift2::THBaseServiceIf {
   // machinery (Table.mutateRow, checkAndMutate(RowMutations), get/exists of a list): one
   // RetriesExhaustedWithDetailsException over the failed actions, retryable.
   void ThrowAsFailedActions(const std::vector<storage::Status>& failures, size_t actions) const;
+  // putMultiple / deleteMultiple when BatchTableStatus is `table_status` (not OK).
+  template <class Item>
+  void FailBatchItems(const storage::Status& table_status, const std::vector<Item>& items) const;
   BatchServer BatchServerOf() const;
   // Reads `tgets` as one client batch (two or more gets) or as a plain get (one).
   void ReadMany(const std::string& table, const std::vector<thrift2::TGet>& tgets,

@@ -65,6 +65,10 @@ bool ThbaseProcessor::dispatchCall(TProtocol* in, TProtocol* out, const std::str
       ProcessGetScannerRows(in, out, seqid);
       return true;
     }
+    if (eventHandler_ == nullptr && name == "getScannerResults") {
+      ProcessGetScannerResults(in, out, seqid);
+      return true;
+    }
     return thrift2::THBaseServiceProcessor::dispatchCall(in, out, name, seqid, call_context);
   } catch (const TProtocolException& e) {
     call.Failed();
@@ -115,6 +119,29 @@ bool ThbaseProcessor::DispatchNullAware(TProtocol* in, TProtocol* out, const std
   return true;
 }
 
+namespace {
+
+// The reply of getScannerRows or getScannerResults: `rows` as the success list, or the declared
+// exception in `error`.
+template <class Result>
+void WriteScanReply(TProtocol* out, const char* name, const char* result_name, int32_t seqid,
+                    const Result& error, bool failed, const storage::RowBatch& rows) {
+  out->writeMessageBegin(name, TMessageType::T_REPLY, seqid);
+  if (failed) {
+    error.write(out);
+  } else {
+    out->writeStructBegin(result_name);
+    out->writeFieldBegin("success", TType::T_LIST, 0);
+    WriteTResultList(rows, out);
+    out->writeFieldEnd();
+    out->writeFieldStop();
+    out->writeStructEnd();
+  }
+  EndReply(out);
+}
+
+}  // namespace
+
 // Mirrors the generated process_getScannerRows: declared exceptions go into the result
 // struct, anything else becomes a TApplicationException.
 void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32_t seqid) {
@@ -130,18 +157,30 @@ void ThbaseProcessor::ProcessGetScannerRows(TProtocol* in, TProtocol* out, int32
           [&] { handler_->ScannerNextRows(args.scannerId, args.numRows, &rows); })) {
     return;
   }
-  out->writeMessageBegin("getScannerRows", TMessageType::T_REPLY, seqid);
-  if (error.__isset.io || error.__isset.ia) {
-    error.write(out);
-  } else {
-    out->writeStructBegin("THBaseService_getScannerRows_result");
-    out->writeFieldBegin("success", TType::T_LIST, 0);
-    WriteTResultList(rows, out);
-    out->writeFieldEnd();
-    out->writeFieldStop();
-    out->writeStructEnd();
+  WriteScanReply(out, "getScannerRows", "THBaseService_getScannerRows_result", seqid, error,
+                 error.__isset.io || error.__isset.ia, rows);
+}
+
+// Mirrors the generated process_getScannerResults (TIOError is its only declared exception).
+void ThbaseProcessor::ProcessGetScannerResults(TProtocol* in, TProtocol* out, int32_t seqid) {
+  thrift2::THBaseService_getScannerResults_args args;
+  args.read(in);
+  in->readMessageEnd();
+  in->getTransport()->readEnd();
+  ReplyBatch reply;
+  storage::RowBatch& rows = reply.rows();
+  thrift2::THBaseService_getScannerResults_result error;
+  try {
+    handler_->ScanOnce(args.table, args.tscan, args.numRows, &rows);
+  } catch (thrift2::TIOError& e) {
+    error.io = std::move(e);
+    error.__isset.io = true;
+  } catch (const std::exception& e) {
+    WriteExceptionReply(out, "getScannerResults", seqid, TApplicationException(e.what()));
+    return;
   }
-  EndReply(out);
+  WriteScanReply(out, "getScannerResults", "THBaseService_getScannerResults_result", seqid,
+                 error, error.__isset.io, rows);
 }
 
 }  // namespace hbemu::server

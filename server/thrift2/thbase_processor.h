@@ -18,8 +18,8 @@ namespace hbemu::server {
 //    checkAndPut/checkAndDelete/checkAndMutate (unset: "must not exist"), the regex of
 //    get*ByPattern (unset: every table) — are dispatched here with that knowledge, because the
 //    generated handler interface passes an unset string as an empty one.
-// And getScannerRows writes its rows from the scanner straight into the reply
-// (result_writer.h) instead of building TResult structs first; the bytes are the same.
+// And getScannerRows and getScannerResults write their rows from the scanner straight into the
+// reply (result_writer.h) instead of building TResult structs first; the bytes are the same.
 class ThbaseProcessor : public thrift2::THBaseServiceProcessor {
  public:
   // `metrics` (may be null) counts every call; it must outlive the processor.
@@ -38,6 +38,8 @@ class ThbaseProcessor : public thrift2::THBaseServiceProcessor {
                          int32_t seqid);
   void ProcessGetScannerRows(apache::thrift::protocol::TProtocol* in,
                              apache::thrift::protocol::TProtocol* out, int32_t seqid);
+  void ProcessGetScannerResults(apache::thrift::protocol::TProtocol* in,
+                                apache::thrift::protocol::TProtocol* out, int32_t seqid);
 
   const std::shared_ptr<ThbaseHandler> handler_;
   admin::Metrics* const metrics_;

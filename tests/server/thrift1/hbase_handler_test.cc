@@ -7,11 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include "server/thrift1/errors.h"
 #include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
+#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server {
@@ -158,6 +160,63 @@ TEST_F(HbaseHandlerTest, FamilyOnlyPutIsSkippedInMutateRowButFailsMutateRows) {
   b.mutations = {Put("f:ok", "1"), Put("f", "bad")};
   EXPECT_THROW(handler_->mutateRows("t", {b}, kNoAttrs), ApplicationError);
   EXPECT_TRUE(Get("r2", "f").empty()) << "nothing may be applied";
+}
+
+BatchMutation Row(const std::string& row, std::vector<Mutation> mutations) {
+  BatchMutation b;
+  b.row = row;
+  b.mutations = std::move(mutations);
+  return b;
+}
+
+// The message of the IOError `call` throws ("" if it throws nothing).
+template <class Call>
+std::string IOErrorOf(Call&& call) {
+  try {
+    call();
+  } catch (const thrift::IOError& e) {
+    return e.message;
+  }
+  return "";
+}
+
+TEST_F(HbaseHandlerTest, MutateRowsToAMissingTableFailsItsPutsOrElseItsDeletes) {
+  const std::string batch_failed =
+      "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException: ";
+  EXPECT_EQ(IOErrorOf([&] {
+              handler_->mutateRows("nope", {Row("a", {Put("f:q", "1"), Delete("f:x")}),
+                                            Row("b", {Delete("f:x")}), Row("c", {Put("g:", "")})},
+                                   kNoAttrs);
+            }),
+            batch_failed + "Failed 2 actions: nope: 2 times, servers with issues: null");
+  EXPECT_EQ(IOErrorOf([&] {
+              handler_->mutateRows("nope", {Row("a", {Delete("f:x")}), Row("b", {Delete("g")})},
+                                   kNoAttrs);
+            }),
+            batch_failed + "Failed 2 actions: nope: 2 times, servers with issues: null");
+  // Nothing to send: HBase never looks the table up.
+  EXPECT_EQ(IOErrorOf([&] { handler_->mutateRows("nope", {Row("a", {})}, kNoAttrs); }), "");
+  EXPECT_EQ(IOErrorOf([&] { handler_->mutateRows("nope", {}, kNoAttrs); }), "");
+}
+
+TEST_F(HbaseHandlerTest, MutateRowsChecksEveryRowBeforeFindingTheTableMissing) {
+  EXPECT_THROW(handler_->mutateRows("nope", {Row("a", {Put("f:q", "1")}), Row("", {})}, kNoAttrs),
+               ApplicationError);
+  EXPECT_THROW(
+      handler_->mutateRows("nope", {Row("a", {Put("f:q", "1")}), Row("b", {Put("f", "x")})},
+                           kNoAttrs),
+      ApplicationError);
+}
+
+TEST_F(HbaseHandlerTest, MutateRowsToADisabledTableIsNotServingAndWritesNothing) {
+  handler_->disableTable("t");
+  const std::string message = IOErrorOf(
+      [&] { handler_->mutateRows("t", {Row("a", {Put("f:q", "1")})}, kNoAttrs); });
+  EXPECT_NE(message.find("Failed 1 action: NotServingRegionException: 1 time, "),
+            std::string::npos)
+      << message;
+  handler_->enableTable("t");
+  EXPECT_TRUE(Get("a", "f:q").empty());
 }
 
 TEST_F(HbaseHandlerTest, EmptyRowIsIllegalArgumentInMutateRowButApplicationErrorInGet) {
@@ -363,6 +422,54 @@ TEST_F(HbaseHandlerTest, IdleScannerExpiresAfterTimeout) {
   clock_.Advance(60'001);
   EXPECT_THROW(handler_->scannerGetList(rows, id, 1), thrift::IllegalArgument);
   EXPECT_EQ(scanners_->size(), 0u);
+}
+
+// Sets some limits for one test, and puts the previous ones back.
+class LimitsForTest {
+ public:
+  explicit LimitsForTest(const std::function<void(Limits*)>& change)
+      : saved_(CurrentLimits()) {
+    Limits limits = saved_;
+    change(&limits);
+    SetLimits(limits);
+  }
+  ~LimitsForTest() { SetLimits(saved_); }
+
+ private:
+  const Limits saved_;
+};
+
+TEST_F(HbaseHandlerTest, ScannerFetchReturnsAtMostScannerRowsPerCallAndTheScanGoesOn) {
+  for (int i = 0; i < 10; ++i) {
+    handler_->mutateRow("t", "r" + std::to_string(i), {Put("f:q", "v")}, kNoAttrs);
+  }
+  LimitsForTest limits([](Limits* l) { l->scanner_rows_per_call = 4; });
+  const int32_t id = handler_->scannerOpen("t", "", {}, kNoAttrs);
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<TRowResult> rows;
+    handler_->scannerGetList(rows, id, INT32_MAX);
+    sizes.push_back(rows.size());
+  }
+  EXPECT_EQ(sizes, (std::vector<size_t>{4, 4, 2, 0}));
+}
+
+TEST_F(HbaseHandlerTest, ScannerFetchStopsAddingRowsPastReplyBytes) {
+  for (int i = 0; i < 6; ++i) {
+    handler_->mutateRow("t", "r" + std::to_string(i), {Put("f:q", std::string(100, 'x'))},
+                        kNoAttrs);
+  }
+  // Each row holds 2 + 1 + 1 + 100 bytes: the third row takes a fetch past 250.
+  LimitsForTest limits([](Limits* l) { l->reply_bytes = 250; });
+  const int32_t id = handler_->scannerOpen("t", "", {}, kNoAttrs);
+  std::vector<std::string> first;
+  for (int fetch = 0; fetch < 3; ++fetch) {
+    std::vector<TRowResult> rows;
+    handler_->scannerGetList(rows, id, 100);
+    ASSERT_EQ(rows.size(), fetch < 2 ? 3u : 0u) << fetch;
+    for (const TRowResult& row : rows) first.push_back(row.row);
+  }
+  EXPECT_EQ(first, (std::vector<std::string>{"r0", "r1", "r2", "r3", "r4", "r5"}));
 }
 
 TEST_F(HbaseHandlerTest, ScanWithBatchSizeSplitsWideRowsAndSortColumnsGivesList) {

@@ -15,6 +15,7 @@
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
+#include <thrift/protocol/TProtocolException.h>
 #include <thrift/transport/TTransportException.h>
 
 #include "server/gateway/scanner_registry.h"
@@ -254,6 +255,95 @@ TEST_P(MutateRowsTest, RejectedRowsMatchTheGeneratedProcessor) {
     args.rowBatches = batches[0];
     args.write(p);
   });
+}
+
+// A table that cannot take the rows: the fast path only counts them as it reads them, and
+// must answer exactly as the generated path, which has them all.
+TEST_P(MutateRowsTest, BatchesToAMissingOrDisabledTableMatchTheGeneratedProcessor) {
+  const std::vector<std::vector<thrift::BatchMutation>> batches = {
+      {Row("r1", {Put("f:a", "1")}), Row("r2", {Put("f:a", "2"), Delete("g")})},
+      {Row("r1", {Delete("f:a")}), Row("r2", {Delete("g")}), Row("r3", {Delete("f:b")})},
+      {Row("r1", {}), Row("r2", {})},
+      {},
+      {Row("r1", {Put("f:a", "1")}), Row("", {Put("f:a", "1")})},
+      {Row("r1", {Put("f:a", "1")}), Row("r2", {Put("f", "family only")})},
+  };
+  const std::string before = Cells(fast_);
+  fast_.handler->disableTable("m");
+  generated_.handler->disableTable("m");
+  HbaseProcessor fast(fast_.handler);
+  thrift::HbaseProcessor generated(generated_.handler);
+  for (const char* table : {"nosuchtable", "m"}) {
+    for (const auto& rows : batches) {
+      const auto args = [&](TProtocol* p) {
+        thrift::Hbase_mutateRows_args a;
+        a.tableName = table;
+        a.rowBatches = rows;
+        a.write(p);
+      };
+      EXPECT_EQ(Call(fast, "mutateRows", args), Call(generated, "mutateRows", args));
+    }
+  }
+  fast_.handler->enableTable("m");
+  generated_.handler->enableTable("m");
+  EXPECT_EQ(Cells(fast_), before);
+  EXPECT_EQ(Cells(generated_), before);
+}
+
+// The rows field before the table: the table is not known when the rows arrive, so they are
+// kept, and the answer is the same.
+TEST_P(MutateRowsTest, RowsBeforeTheMissingTableMatchTheGeneratedProcessor) {
+  using apache::thrift::protocol::TType;
+  ExpectSameEffect("mutateRows", [&](TProtocol* p) {
+    p->writeStructBegin("args");
+    p->writeFieldBegin("rowBatches", TType::T_LIST, 2);
+    p->writeListBegin(TType::T_STRUCT, 2);
+    Row("r1", {Put("f:a", "1")}).write(p);
+    Row("r2", {Put("f:a", "2")}).write(p);
+    p->writeListEnd();
+    p->writeFieldEnd();
+    p->writeFieldBegin("tableName", TType::T_STRING, 1);
+    p->writeBinary("nosuchtable");
+    p->writeFieldEnd();
+    p->writeFieldStop();
+    p->writeStructEnd();
+  });
+}
+
+// Rows counted for a missing table cannot be written to a table named after them: such a call
+// (no client library writes a field twice) fails as undecodable and writes nothing.
+TEST_P(MutateRowsTest, TableNamedAgainAfterRowsOfAMissingTableFailsToDecode) {
+  using apache::thrift::protocol::TType;
+  auto request = std::make_shared<TMemoryBuffer>();
+  auto p = MakeProtocol(GetParam(), request);
+  p->writeMessageBegin("mutateRows", TMessageType::T_CALL, 7);
+  p->writeStructBegin("args");
+  p->writeFieldBegin("tableName", TType::T_STRING, 1);
+  p->writeBinary("nosuchtable");
+  p->writeFieldEnd();
+  p->writeFieldBegin("rowBatches", TType::T_LIST, 2);
+  p->writeListBegin(TType::T_STRUCT, 1);
+  Row("r1", {Put("f:a", "1")}).write(p.get());
+  p->writeListEnd();
+  p->writeFieldEnd();
+  p->writeFieldBegin("tableName", TType::T_STRING, 1);
+  p->writeBinary("m");
+  p->writeFieldEnd();
+  p->writeFieldStop();
+  p->writeStructEnd();
+  p->writeMessageEnd();
+  const std::string before = Cells(fast_);
+  HbaseProcessor fast(fast_.handler);
+  auto reply = std::make_shared<TMemoryBuffer>();
+  if (GetParam()) {
+    // Compact calls take the generated path, which writes the row to "m".
+    EXPECT_TRUE(fast.process(p, MakeProtocol(true, reply), nullptr));
+    EXPECT_NE(Cells(fast_).find("r1/f:a/"), std::string::npos);
+  } else {
+    EXPECT_THROW(fast.process(p, MakeProtocol(false, reply), nullptr),
+                 apache::thrift::protocol::TProtocolException);
+    EXPECT_EQ(Cells(fast_), before);
+  }
 }
 
 // What a hand-written client may send: fields out of order, repeated (the last wins), unknown

@@ -17,6 +17,7 @@
 
 #include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
+#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server {
@@ -87,6 +88,23 @@ class ThbaseProcessorTest : public ::testing::TestWithParam<bool> {
     return reply->getBufferAsString();
   }
 
+  std::string ScanResults(thrift2::THBaseServiceProcessor& processor, const std::string& table,
+                          const thrift2::TScan& scan, int32_t n) {
+    const bool compact = GetParam();
+    auto request = std::make_shared<TMemoryBuffer>();
+    auto in = MakeProtocol(compact, request);
+    in->writeMessageBegin("getScannerResults", TMessageType::T_CALL, 7);
+    thrift2::THBaseService_getScannerResults_args args;
+    args.table = table;
+    args.tscan = scan;
+    args.numRows = n;
+    args.write(in.get());
+    in->writeMessageEnd();
+    auto reply = std::make_shared<TMemoryBuffer>();
+    EXPECT_TRUE(processor.process(in, MakeProtocol(compact, reply), nullptr));
+    return reply->getBufferAsString();
+  }
+
   storage::ManualClock clock_{1'700'000'000'000};
   std::unique_ptr<storage::Store> store_;
   std::unique_ptr<ScannerRegistry> scanners_;
@@ -122,6 +140,101 @@ TEST_P(ThbaseProcessorTest, ScannerErrorsMatchTheGeneratedProcessor) {
   const std::string negative = GetRows(fast, id, -1);  // TApplicationException
   EXPECT_EQ(negative, GetRows(generated, id, -1));
   EXPECT_FALSE(negative.empty());
+}
+
+TEST_P(ThbaseProcessorTest, ScanResultsMatchTheGeneratedProcessor) {
+  thrift2::THBaseServiceProcessor generated(handler_);
+  ThbaseProcessor fast(handler_);
+  std::vector<thrift2::TScan> scans(3);
+  scans[1].__set_batchSize(1);
+  scans[2].__set_reversed(true);
+  scans[2].__set_filterString("QualifierFilter(!=, 'binary:q1')");
+  for (const thrift2::TScan& scan : scans) {
+    for (int32_t n : {1, 0, 7, 100}) {
+      const std::string reply = ScanResults(fast, "t", scan, n);
+      EXPECT_EQ(reply, ScanResults(generated, "t", scan, n));
+      if (n == 1) {
+        EXPECT_GT(reply.size(), 40u);  // a row, not an empty list
+      }
+    }
+  }
+  // Errors: a missing table (TIOError), a negative count (TApplicationException).
+  EXPECT_EQ(ScanResults(fast, "nope", scans[0], 5), ScanResults(generated, "nope", scans[0], 5));
+  EXPECT_EQ(ScanResults(fast, "t", scans[0], -1), ScanResults(generated, "t", scans[0], -1));
+}
+
+// Sets some limits for one test, and puts the previous ones back.
+class LimitsForTest {
+ public:
+  explicit LimitsForTest(const std::function<void(Limits*)>& change)
+      : saved_(CurrentLimits()) {
+    Limits limits = saved_;
+    change(&limits);
+    SetLimits(limits);
+  }
+  ~LimitsForTest() { SetLimits(saved_); }
+
+ private:
+  const Limits saved_;
+};
+
+TEST_P(ThbaseProcessorTest, ScannerFetchesAreBoundedByRowsPerCallAndReplyBytes) {
+  LimitsForTest limits([](Limits* l) { l->scanner_rows_per_call = 10; });
+  std::vector<thrift2::TResult> results;
+  handler_->getScannerResults(results, "t", thrift2::TScan(), INT32_MAX);
+  EXPECT_EQ(results.size(), 10u);
+  const int32_t id = handler_->openScanner("t", thrift2::TScan());
+  std::vector<size_t> sizes;
+  for (int i = 0; i < 4; ++i) {
+    results.clear();
+    handler_->getScannerRows(results, id, INT32_MAX);
+    sizes.push_back(results.size());
+  }
+  EXPECT_EQ(sizes, (std::vector<size_t>{10, 10, 5, 0}));
+  // Past reply_bytes no further row is added: one row per fetch here.
+  LimitsForTest tiny([](Limits* l) { l->reply_bytes = 1; });
+  const int32_t one_by_one = handler_->openScanner("t", thrift2::TScan());
+  results.clear();
+  handler_->getScannerRows(results, one_by_one, 100);
+  EXPECT_EQ(results.size(), 1u);
+}
+
+TEST_P(ThbaseProcessorTest, BatchesToAMissingTableFailAsAWholeAfterEachItemIsChecked) {
+  thrift2::TPut put;
+  put.__set_row("r");
+  thrift2::TColumnValue c;
+  c.__set_family("f");
+  c.__set_qualifier("q");
+  c.__set_value("v");
+  put.__set_columnValues({c});
+  thrift2::TDelete del;
+  del.__set_row("r");
+  const std::string failed = "Failed 3 actions: nope: 3 times, servers with issues: null";
+  try {
+    handler_->putMultiple("nope", {put, put, put});
+    ADD_FAILURE() << "expected TIOError";
+  } catch (const thrift2::TIOError& e) {
+    EXPECT_EQ(e.message, failed);
+  }
+  std::vector<thrift2::TDelete> not_deleted;
+  try {
+    handler_->deleteMultiple(not_deleted, "nope", {del, del, del});
+    ADD_FAILURE() << "expected TIOError";
+  } catch (const thrift2::TIOError& e) {
+    EXPECT_EQ(e.message, failed);
+  }
+  handler_->putMultiple("nope", {});  // nothing to send
+  // An item that does not convert fails the call first, as HBase converts the list first.
+  thrift2::TPut no_columns;
+  no_columns.__set_row("r");
+  try {
+    handler_->putMultiple("nope", {put, no_columns});
+    ADD_FAILURE() << "expected the conversion error";
+  } catch (const thrift2::TIOError& e) {
+    ADD_FAILURE() << e.message;
+  } catch (const std::exception& e) {
+    EXPECT_STREQ(e.what(), "InvalidArgument: No columns to insert");
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Protocols, ThbaseProcessorTest, ::testing::Values(false, true),

@@ -1,0 +1,27 @@
+#include "server/gateway/scanner_fetch.h"
+
+#include <algorithm>
+
+#include "storage/limits.h"
+
+namespace hbemu::server {
+
+storage::Status FetchScannerRows(storage::Scanner* scanner, int64_t requested,
+                                 storage::RowBatch* rows) {
+  const Limits& limits = CurrentLimits();
+  const size_t max_results =
+      static_cast<size_t>(std::min(requested, limits.scanner_rows_per_call));
+  const size_t max_bytes = static_cast<size_t>(limits.reply_bytes);
+  const size_t first = rows->size();
+  const size_t first_bytes = rows->data_bytes();
+  // One result at a time, so the byte bound is checked after every row: Scanner::Next costs
+  // the same per row either way.
+  while (rows->size() - first < max_results && rows->data_bytes() - first_bytes < max_bytes) {
+    const size_t before = rows->size();
+    HBEMU_RETURN_IF_ERROR(scanner->Next(1, rows));
+    if (rows->size() == before) break;  // exhausted
+  }
+  return storage::Status::OK();
+}
+
+}  // namespace hbemu::server
