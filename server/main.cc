@@ -9,6 +9,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -116,12 +117,19 @@ int main(int argc, char** argv) {
   LOG(INFO) << "[main] store open: "
             << (options.in_memory ? std::string("in memory") : "data in " + options.data_dir);
 
-  // Heat maps count per region from a table's first call.
-  metrics.SetRegionSource([store = store.get()](std::string_view table) {
-    std::shared_ptr<const storage::TableDescriptor> descriptor;
-    if (!store->DescribeTable(table, &descriptor).ok()) return std::vector<std::string>();
-    return descriptor->split_keys;
-  });
+  // Series for existing tables only; heat maps count per region from a table's first call.
+  const storage::Store* catalog = store.get();
+  metrics.SetTableCatalog(
+      [catalog](std::string_view table) -> std::optional<std::vector<std::string>> {
+        std::shared_ptr<const storage::TableDescriptor> descriptor;
+        if (!catalog->DescribeTable(table, &descriptor).ok()) return std::nullopt;
+        return descriptor->split_keys;
+      },
+      [catalog] {
+        std::vector<std::string> names;
+        for (const auto& table : catalog->ListTables()) names.push_back(table->name.ToString());
+        return names;
+      });
 
   const std::string host_name = HostName();
   // Each service keeps its own scanners and ids, as HBase's two gateway processes do.

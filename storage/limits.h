@@ -38,6 +38,7 @@ struct Limits {
   int64_t admin_page_bytes = 4 << 20;           // body of one page or API answer
   int64_t admin_value_bytes = 1024;             // shown of one value, with its full length
   int64_t admin_page_cells = 20000;             // cells on one browse page
+  int64_t admin_count_cells = 200000;           // cells one request walks to count tables
 };
 
 // One named limit, as --limit and --limits show it.
