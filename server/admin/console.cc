@@ -34,7 +34,7 @@ size_t LimitOf(int64_t Limits::*field) {
 // Adds entries while their worst-case cost fits in *budget; false once one did not (the rest
 // are left out).
 bool Fits(const json& entry, size_t* budget) {
-  const size_t cost = kWorstExpansion * entry.dump(-1, ' ', false, json::error_handler_t::replace).size();
+  const size_t cost = kWorstExpansion * JsonText(entry, -1).size();
   if (cost > *budget) {
     *budget = 0;
     return false;
