@@ -188,11 +188,9 @@ std::shared_ptr<TableStats> Metrics::CreateTable(std::string_view table) {
     sweep = list_ && (own >= sweep_at_ || (own >= cap && now_s != last_sweep_s_));
     if (sweep) last_sweep_s_ = now_s;
   }
-  std::vector<std::string> existing;
-  if (sweep) existing = list_();
+  if (sweep) RetainTables(list_());
 
   std::lock_guard<std::mutex> lock(mu_);
-  if (sweep) RetainTablesLocked(existing);
   auto it = tables_.find(table);
   if (it != tables_.end()) return it->second;
   const bool past_cap = tables_.size() - tables_.count(kOtherTables) >= cap;
@@ -214,24 +212,27 @@ std::shared_ptr<TableStats> Metrics::FindTable(std::string_view table) const {
 }
 
 void Metrics::RetainTables(const std::vector<std::string>& existing) {
-  std::lock_guard<std::mutex> lock(mu_);
-  RetainTablesLocked(existing);
-}
-
-void Metrics::RetainTablesLocked(const std::vector<std::string>& existing) {
   std::vector<std::string_view> keep(existing.begin(), existing.end());
   std::sort(keep.begin(), keep.end());
-  bool removed = false;
-  for (auto it = tables_.begin(); it != tables_.end();) {
-    if (it->first != kOtherTables &&
-        !std::binary_search(keep.begin(), keep.end(), std::string_view(it->first))) {
-      it = tables_.erase(it);
-      removed = true;
-    } else {
-      ++it;
+  std::vector<std::string> gone;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, stats] : tables_) {
+      if (name != kOtherTables && !std::binary_search(keep.begin(), keep.end(), name)) {
+        gone.push_back(name);
+      }
     }
   }
-  if (removed) generation_.fetch_add(1, std::memory_order_release);
+  // A table made since `existing` was listed is not gone (outside the lock: this reads the
+  // catalog).
+  if (describe_) {
+    auto exists = [this](const std::string& name) { return describe_(name).has_value(); };
+    gone.erase(std::remove_if(gone.begin(), gone.end(), exists), gone.end());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t removed = 0;
+  for (const std::string& name : gone) removed += tables_.erase(name);
+  if (removed > 0) generation_.fetch_add(1, std::memory_order_release);
   sweep_at_ = std::max<size_t>(64, 2 * tables_.size());
 }
 

@@ -87,7 +87,8 @@ class Metrics {
   std::shared_ptr<TableStats> Table(std::string_view table);
   // The stats of a table that has them, creating nothing (for readers).
   std::shared_ptr<TableStats> FindTable(std::string_view table) const;
-  // Removes the series of every table not named in `existing` (sorted or not).
+  // Removes the series of every table not named in `existing` (sorted or not) that the catalog
+  // does not know either (it may have been made since the listing).
   void RetainTables(const std::vector<std::string>& existing);
 
   // Snapshots of the entry lists, sorted by name (the entries themselves stay live).
@@ -103,8 +104,6 @@ class Metrics {
 
  private:
   std::shared_ptr<TableStats> CreateTable(std::string_view table);
-  // Drops the series of dropped tables. REQUIRES: mu_ held.
-  void RetainTablesLocked(const std::vector<std::string>& existing);
 
   const uint64_t serial_;  // tells this object's per-thread cache entries from another's
   // Bumped whenever a table's series is removed, so per-thread caches drop what they hold.
