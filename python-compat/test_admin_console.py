@@ -194,6 +194,20 @@ def test_bad_requests_get_clear_4xx_pages(admin_server, client):
     assert raw_http(admin_server, post).startswith(b"HTTP/1.1 405")
 
 
+def test_a_bind_address_that_is_not_loopback_warns_and_keeps_the_console_on_loopback(server_factory):
+    server = server_factory(flags=["--bind", "0.0.0.0"])
+    warnings = [l for l in server.stderr_text().splitlines() if "no authentication" in l]
+    assert len(warnings) == 1 and warnings[0].startswith("W"), server.stderr_text()
+    ready = [l for l in server.stderr_text().splitlines() if "console on http://" in l]
+    assert ready and "http://127.0.0.1:" in ready[0]
+    url = "http://127.0.0.1:%d/health" % server.ports["admin"]
+    with urllib.request.urlopen(url, timeout=30) as r:
+        assert r.read() == b"ok\n"
+    # --admin-bind says otherwise, and that is warned about too.
+    exposed = server_factory(flags=["--bind", "0.0.0.0", "--admin-bind", "0.0.0.0"])
+    assert "admin console on 0.0.0.0" in exposed.stderr_text()
+
+
 def test_no_admin_flag_leaves_the_port_closed(server_factory):
     server = server_factory(flags=["--no-admin"])
     assert "admin" not in server.ports

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -56,6 +57,12 @@ std::string InsistedModes(const server::WireForcing& forcing) {
   const std::string protocol =
       forcing.protocol ? server::WireProtocolName(*forcing.protocol) : "any protocol";
   return transport + ", " + protocol;
+}
+
+// "host:port", with an IPv6 literal in brackets so the port stays readable.
+std::string HostPort(const std::string& host, uint16_t port) {
+  const bool v6 = host.find(':') != std::string::npos && host.front() != '[';
+  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
 #ifndef HBEMU_VERSION
@@ -116,12 +123,19 @@ int main(int argc, char** argv) {
   LOG(INFO) << "[main] store open: "
             << (options.in_memory ? std::string("in memory") : "data in " + options.data_dir);
 
-  // Heat maps count per region from a table's first call.
-  metrics.SetRegionSource([store = store.get()](std::string_view table) {
-    std::shared_ptr<const storage::TableDescriptor> descriptor;
-    if (!store->DescribeTable(table, &descriptor).ok()) return std::vector<std::string>();
-    return descriptor->split_keys;
-  });
+  // Series for existing tables only; heat maps count per region from a table's first call.
+  const storage::Store* catalog = store.get();
+  metrics.SetTableCatalog(
+      [catalog](std::string_view table) -> std::optional<std::vector<std::string>> {
+        std::shared_ptr<const storage::TableDescriptor> descriptor;
+        if (!catalog->DescribeTable(table, &descriptor).ok()) return std::nullopt;
+        return descriptor->split_keys;
+      },
+      [catalog] {
+        std::vector<std::string> names;
+        for (const auto& table : catalog->ListTables()) names.push_back(table->name.ToString());
+        return names;
+      });
 
   const std::string host_name = HostName();
   // Each service keeps its own scanners and ids, as HBase's two gateway processes do.
@@ -190,6 +204,7 @@ int main(int argc, char** argv) {
     sources.data_dir = options.data_dir;
     sources.in_memory = options.in_memory;
     sources.bind_address = options.thrift.bind_address;
+    sources.admin_bind_address = options.admin_bind_address;
     sources.started_unix_ms = started_unix_ms;
     const std::string modes = InsistedModes(options.thrift.forcing);
     sources.services.push_back({"thrift1", thrift_server->port(), modes, &thrift_server->stats(),
@@ -201,7 +216,7 @@ int main(int argc, char** argv) {
     console = std::make_unique<server::admin::Console>(std::move(sources));
     server::admin::Console* console_ptr = console.get();
     admin_server = std::make_unique<server::admin::HttpServer>(
-        options.thrift.bind_address, options.admin_port,
+        options.admin_bind_address, options.admin_port,
         [console_ptr](const std::string& method, const std::string& target) {
           return console_ptr->Handle(method, target);
         });
@@ -214,13 +229,13 @@ int main(int argc, char** argv) {
 
   // The one line test fixtures and scripts wait for: the Thrift1 address first (as before
   // Thrift2 existed), then the other ports as name=address.
-  std::cout << "hbase-emulator ready on " << options.thrift.bind_address << ":"
-            << thrift_server->port();
+  std::cout << "hbase-emulator ready on "
+            << HostPort(options.thrift.bind_address, thrift_server->port());
   if (thrift2_server) {
-    std::cout << " thrift2=" << options.thrift.bind_address << ":" << thrift2_server->port();
+    std::cout << " thrift2=" << HostPort(options.thrift.bind_address, thrift2_server->port());
   }
   if (admin_server) {
-    std::cout << " admin=" << options.thrift.bind_address << ":" << admin_server->port();
+    std::cout << " admin=" << HostPort(options.admin_bind_address, admin_server->port());
   }
   std::cout << std::endl;
 

@@ -1,5 +1,8 @@
 #include "server/options.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -22,6 +25,25 @@ bool ParseInt(const std::string& text, Int min, Int max, Int* out) {
 
 }  // namespace
 
+bool IsLoopbackAddress(const std::string& address) {
+  if (address == "localhost") return true;
+  in_addr v4{};
+  if (inet_pton(AF_INET, address.c_str(), &v4) == 1) {
+    return (ntohl(v4.s_addr) >> 24) == 127;  // 127.0.0.0/8
+  }
+  std::string literal = address;
+  if (literal.size() > 2 && literal.front() == '[' && literal.back() == ']') {
+    literal = literal.substr(1, literal.size() - 2);
+  }
+  in6_addr v6{};
+  if (inet_pton(AF_INET6, literal.c_str(), &v6) == 1) {
+    if (IN6_IS_ADDR_LOOPBACK(&v6)) return true;
+    // ::ffff:127.x.y.z
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+  }
+  return false;  // a host name: it may resolve anywhere
+}
+
 std::string ServerUsage() {
   return
       "usage: hbase-emulator [options]\n"
@@ -32,8 +54,12 @@ std::string ServerUsage() {
       "      --no-thrift2          serve Thrift1 only\n"
       "      --admin-port N        admin console and /metrics over HTTP (default 9095, or a\n"
       "                            free port when --port is 0; 0 picks a free port)\n"
+      "      --admin-bind ADDR     admin console address (default: the --bind address when\n"
+      "                            that is loopback, else 127.0.0.1: the console shows every\n"
+      "                            stored cell)\n"
       "      --no-admin            no admin console\n"
-      "  -b, --bind ADDR           listen address (default 127.0.0.1)\n"
+      "  -b, --bind ADDR           Thrift listen address (default 127.0.0.1; any other logs a\n"
+      "                            WARNING: there is no authentication)\n"
       "      --data-dir DIR        data folder (default ./data)\n"
       "      --in-memory           keep everything in memory (nothing written to disk)\n"
       "      --sync-writes         fsync every write before replying (power-loss durable)\n"
@@ -116,6 +142,12 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
         return false;
       }
       admin_port_given = true;
+    } else if (arg == "--admin-bind") {
+      if (!need_value(&options->admin_bind_address)) return false;
+      if (options->admin_bind_address.empty()) {
+        *error = "--admin-bind needs an address";
+        return false;
+      }
     } else if (arg == "--no-admin") {
       options->admin_enabled = false;
     } else if (arg == "-b" || arg == "--bind") {
@@ -187,6 +219,21 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   // with the next fixture (or a real HBase) on the same machine.
   if (options->thrift.port == 0 && !thrift2_port_given) options->thrift2_port = 0;
   if (options->thrift.port == 0 && !admin_port_given) options->admin_port = 0;
+  if (options->admin_bind_address.empty()) {
+    const std::string& bind = options->thrift.bind_address;
+    options->admin_bind_address = IsLoopbackAddress(bind)                  ? bind
+                                  : bind.find(':') != std::string::npos ? "::1"
+                                                                         : "127.0.0.1";
+  }
+  const std::string no_auth = ": there is no authentication, anyone who can reach it ";
+  if (!IsLoopbackAddress(options->thrift.bind_address)) {
+    options->warnings.push_back("Thrift ports on " + options->thrift.bind_address + no_auth +
+                                "can read and write every table");
+  }
+  if (options->admin_enabled && !IsLoopbackAddress(options->admin_bind_address)) {
+    options->warnings.push_back("admin console on " + options->admin_bind_address + no_auth +
+                                "can browse every stored cell");
+  }
   WireForcing& forcing = options->thrift.forcing;
   if (http && !options->init_scripts.empty()) {
     *error = "--init runs the shell over Thrift sockets, which --http does not serve";

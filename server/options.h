@@ -15,9 +15,12 @@ struct ServerOptions {
   // The Thrift2 (THBaseService) port: HBase runs it as a second gateway, 9091 here by default.
   bool thrift2_enabled = true;
   uint16_t thrift2_port = 9091;
-  // The admin HTTP console and /metrics, on the Thrift bind address (HBase's Thrift info port).
+  // The admin HTTP console and /metrics (HBase's Thrift info port). It shows every stored cell,
+  // so it stays on loopback unless --admin-bind asks otherwise: on the Thrift bind address when
+  // that is loopback, else 127.0.0.1 (::1 for an IPv6 bind address).
   bool admin_enabled = true;
   uint16_t admin_port = 9095;
+  std::string admin_bind_address;
   std::string data_dir = "data";
   bool in_memory = false;
   bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
@@ -36,12 +39,15 @@ struct ServerOptions {
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
-// --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
+// --admin-bind, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
 // --max-message-mb, --limit, --limits, --init).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,
                         std::string* error);
+
+// True when `address` (a literal or "localhost") can only be reached from this machine.
+bool IsLoopbackAddress(const std::string& address);
 
 // The usage text printed for --help.
 std::string ServerUsage();

@@ -55,13 +55,16 @@ const std::vector<LimitInfo>& AllLimits() {
       {"open_scanners", &Limits::open_scanners, "count", "open scanners per service",
        "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
       {"metric_tables", &Limits::metric_tables, "count", "tables with their own metric series",
-       "further tables are counted under table=\"other\""},
+       "further tables are counted together under table=\"(other)\""},
       {"admin_page_bytes", &Limits::admin_page_bytes, "bytes",
        "body of one console page or /api answer", "the page ends early and says so"},
       {"admin_value_bytes", &Limits::admin_value_bytes, "bytes",
        "shown of one value in the console", "the first bytes and the full length"},
       {"admin_page_cells", &Limits::admin_page_cells, "count", "cells on one browse page",
        "the page ends early, with a link to the next"},
+      {"admin_count_cells", &Limits::admin_count_cells, "count",
+       "cells one console request walks to count tables' stored rows (counts are remembered)",
+       "the count is shown as at least N"},
   };
   return all;
 }

@@ -32,12 +32,13 @@ struct Limits {
 
   // State kept between calls.
   int64_t open_scanners = 10000;                // per service; the longest idle is closed past it
-  int64_t metric_tables = 4096;                 // tables with their own metric series
+  int64_t metric_tables = 1024;                 // tables with their own metric series
 
   // Admin console (HTTP).
   int64_t admin_page_bytes = 4 << 20;           // body of one page or API answer
   int64_t admin_value_bytes = 1024;             // shown of one value, with its full length
   int64_t admin_page_cells = 20000;             // cells on one browse page
+  int64_t admin_count_cells = 200000;           // cells one request walks to count tables
 };
 
 // One named limit, as --limit and --limits show it.

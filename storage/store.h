@@ -137,17 +137,37 @@ class Store {
     std::string qualifier;
     int64_t timestamp = 0;
     CellType type = CellType::kPut;
-    std::string value;               // empty for markers
+    std::string value;               // the first max_value_bytes bytes; empty for markers
+    size_t value_size = 0;           // the stored value's full length
     int64_t expires_at_ms = INT64_MAX;  // a per-cell TTL ("_ttl"); INT64_MAX for none
+  };
+  // How much one ReadRawRows call reads: the page ends at the first bound reached (always after
+  // at least one cell, so paging moves on), cutting a row when it must.
+  struct RawReadLimits {
+    size_t max_rows = 20;
+    size_t max_cells = 20000;
+    size_t max_bytes = 4 << 20;       // row, family, qualifier and value bytes kept
+    size_t max_value_bytes = 1024;    // kept of each value
   };
   struct RawPage {
     std::vector<RawCell> cells;  // row order, then HBase cell order
-    std::string next_row;        // where the next page starts; empty when the scan is done
+    // Where the next page starts: the first cell not read (its RawPosition), and its row.
+    // Both empty when the scan is done.
+    std::string next_position;
+    std::string next_row;
   };
-  // Up to `max_rows` rows (and about `max_cells` cells: a row is never cut) starting at
-  // `start_row`, only rows starting with `prefix`, from one snapshot. Nothing is hidden.
+  // Cells from `position` (a RawPosition; empty: from `start_row`), only rows starting with
+  // `prefix`, from one snapshot, within `limits`. Nothing is hidden. A position before
+  // `start_row` or `prefix` starts there instead.
+  Status ReadRawRows(std::string_view table, std::string_view start_row, std::string_view prefix,
+                     std::string_view position, const RawReadLimits& limits,
+                     RawPage* out) const;
+  // The same from `start_row`, with whole values and no byte bound (tests).
   Status ReadRawRows(std::string_view table, std::string_view start_row, std::string_view prefix,
                      size_t max_rows, size_t max_cells, RawPage* out) const;
+  // An opaque place in a table's cells: where `cell` is stored, for a later ReadRawRows to
+  // start at. Meaningful for the same table only.
+  static std::string RawPosition(const RawCell& cell);
   // Rows and cells (puts and markers) stored for a table, counted up to `max_cells` cells;
   // *complete is false when the count stopped there.
   Status CountTable(std::string_view table, size_t max_cells, uint64_t* rows, uint64_t* cells,

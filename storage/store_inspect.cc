@@ -2,6 +2,7 @@
 // Kept apart from store.cc because nothing here decides HBase semantics.
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -36,20 +37,28 @@ Status Store::ApproximateTableBytes(std::string_view name, uint64_t* bytes) cons
 }
 
 Status Store::ReadRawRows(std::string_view name, std::string_view start_row,
-                          std::string_view prefix, size_t max_rows, size_t max_cells,
-                          RawPage* out) const {
+                          std::string_view prefix, std::string_view position,
+                          const RawReadLimits& limits, RawPage* out) const {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(name, /*require_enabled=*/false, &table));
   out->cells.clear();
+  out->next_position.clear();
   out->next_row.clear();
   const KeyRange range = TableCellRange(table->id);
   const std::string key_prefix = RowPrefixKeyPrefix(table->id, prefix);
-  const std::string start = std::max(RowKeyPrefix(table->id, start_row), key_prefix);
+  std::string start = std::max(RowKeyPrefix(table->id, start_row), key_prefix);
+  if (!position.empty()) {
+    // Every key of the table starts with range.start; a position is the rest of a cell's key.
+    std::string at = range.start;
+    at.append(position.data(), position.size());
+    start = std::max(start, at);
+  }
   leveldb::ReadOptions options;
   options.fill_cache = false;  // browsing must not evict what the clients read
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(options));
   ParsedCellKey parsed;
   size_t rows = 0;
+  size_t bytes = 0;
   std::string current_row;
   for (it->Seek(start); it->Valid(); it->Next()) {
     const std::string_view key = View(it->key());
@@ -57,11 +66,15 @@ Status Store::ReadRawRows(std::string_view name, std::string_view start_row,
     if (!ParseCellKey(key, &parsed)) {
       return Status::Corruption("bad cell key in table " + table->name.ToString());
     }
-    if (rows == 0 || parsed.row != current_row) {
-      if (rows == max_rows || out->cells.size() >= max_cells) {
-        out->next_row = parsed.row;
-        break;
-      }
+    const bool new_row = rows == 0 || parsed.row != current_row;
+    if (!out->cells.empty() &&
+        ((new_row && rows == limits.max_rows) || out->cells.size() >= limits.max_cells ||
+         bytes >= limits.max_bytes)) {
+      out->next_position.assign(key.substr(range.start.size()));
+      out->next_row = parsed.row;
+      break;
+    }
+    if (new_row) {
       ++rows;
       current_row = parsed.row;
     }
@@ -72,10 +85,32 @@ Status Store::ReadRawRows(std::string_view name, std::string_view start_row,
     cell.timestamp = parsed.timestamp;
     cell.type = parsed.type;
     std::string_view value;
-    if (DecodeCellValue(View(it->value()), &value, &cell.expires_at_ms)) cell.value = value;
+    if (DecodeCellValue(View(it->value()), &value, &cell.expires_at_ms)) {
+      cell.value_size = value.size();
+      cell.value = value.substr(0, limits.max_value_bytes);
+    }
+    bytes += cell.row.size() + cell.family.size() + cell.qualifier.size() + cell.value.size();
     out->cells.push_back(std::move(cell));
   }
   return IteratorStatus(it.get());
+}
+
+Status Store::ReadRawRows(std::string_view name, std::string_view start_row,
+                          std::string_view prefix, size_t max_rows, size_t max_cells,
+                          RawPage* out) const {
+  RawReadLimits limits;
+  limits.max_rows = max_rows;
+  limits.max_cells = max_cells;
+  limits.max_bytes = SIZE_MAX;
+  limits.max_value_bytes = SIZE_MAX;
+  return ReadRawRows(name, start_row, prefix, /*position=*/{}, limits, out);
+}
+
+std::string Store::RawPosition(const RawCell& cell) {
+  // The table id is in the part every key of the table shares, which a position leaves out.
+  const std::string key =
+      CellKey(0, cell.row, cell.family, cell.qualifier, cell.timestamp, cell.type);
+  return key.substr(TableCellRange(0).start.size());
 }
 
 Status Store::CountTable(std::string_view name, size_t max_cells, uint64_t* rows,

@@ -10,8 +10,10 @@
 #include "server/admin/heat_map.h"
 #include "server/admin/pages.h"
 #include "server/admin/process_stats.h"
+#include "server/admin/table_counts.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/wire_stats.h"
+#include "storage/limits.h"
 #include "storage/schema_names.h"
 #include "storage/store.h"
 
@@ -20,10 +22,31 @@ namespace {
 
 using nlohmann::json;
 
-// Counting a table's cells walks them all; beyond this many the console says "at least".
-constexpr size_t kCountCellLimit = 200000;
-constexpr size_t kMaxBrowseRows = 1000;
-constexpr size_t kMaxBrowseCells = 20000;
+// What an entry of a list inside a document (a region, a family, an attribute) may cost in any
+// output, as a multiple of its compact JSON: HTML escaping turns one byte into at most six, and
+// indentation adds little more.
+constexpr size_t kWorstExpansion = 8;
+
+size_t LimitOf(int64_t Limits::*field) {
+  return static_cast<size_t>(std::max<int64_t>(CurrentLimits().*field, 0));
+}
+
+// Adds entries while their worst-case cost fits in *budget; false once one did not (the rest
+// are left out).
+bool Fits(const json& entry, size_t* budget) {
+  const size_t cost = kWorstExpansion * JsonText(entry, -1).size();
+  if (cost > *budget) {
+    *budget = 0;
+    return false;
+  }
+  *budget -= cost;
+  return true;
+}
+
+// A shown key or qualifier: HBase's toStringBinary of its first admin_value_bytes bytes.
+std::string ShownBytes(const std::string& bytes) {
+  return ToStringBinary(Clip(bytes, LimitOf(&Limits::admin_value_bytes)));
+}
 
 int64_t UnixMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -31,27 +54,21 @@ int64_t UnixMs() {
       .count();
 }
 
-const char* CellTypeName(storage::CellType type) {
-  switch (type) {
-    case storage::CellType::kPut: return "Put";
-    case storage::CellType::kDelete: return "Delete";
-    case storage::CellType::kDeleteColumn: return "DeleteColumn";
-    case storage::CellType::kDeleteFamily: return "DeleteFamily";
-    case storage::CellType::kDeleteFamilyVersion: return "DeleteFamilyVersion";
-  }
-  return "Unknown";
-}
-
-// Attribute maps hold bytes; shown as HBase's toStringBinary so the JSON stays valid UTF-8.
-json StringMap(const std::map<std::string, std::string>& m) {
+// Attribute maps hold bytes; shown as HBase's toStringBinary so the JSON stays valid UTF-8,
+// each key and value cut to admin_value_bytes, entries while they fit in *budget.
+json StringMap(const std::map<std::string, std::string>& m, size_t* budget) {
   json j = json::object();
-  for (const auto& [k, v] : m) j[ToStringBinary(k)] = ToStringBinary(v);
+  for (const auto& [k, v] : m) {
+    json entry = {ShownBytes(k), ShownBytes(v)};
+    if (!Fits(entry, budget)) break;
+    j[entry[0].get<std::string>()] = std::move(entry[1]);
+  }
   return j;
 }
 
-json FamilyJson(const storage::FamilyDescriptor& f) {
+json FamilyJson(const storage::FamilyDescriptor& f, size_t* budget) {
   json j;
-  j["name"] = f.name;
+  j["name"] = ShownBytes(f.name);
   j["VERSIONS"] = f.max_versions;
   j["MIN_VERSIONS"] = f.min_versions;
   j["TTL"] = f.ttl_seconds == storage::kForeverTtl ? json("FOREVER") : json(f.ttl_seconds);
@@ -70,17 +87,9 @@ json FamilyJson(const storage::FamilyDescriptor& f) {
   j["COMPRESS_TAGS"] = f.compress_tags;
   j["EVICT_BLOCKS_ON_CLOSE"] = f.evict_blocks_on_close;
   // Client-set attributes and per-family configuration, as HBase's shell lists them.
-  if (!f.values.empty()) j["METADATA"] = StringMap(f.values);
-  if (!f.configuration.empty()) j["CONFIGURATION"] = StringMap(f.configuration);
+  if (!f.values.empty()) j["METADATA"] = StringMap(f.values, budget);
+  if (!f.configuration.empty()) j["CONFIGURATION"] = StringMap(f.configuration, budget);
   return j;
-}
-
-// The big-endian signed long of an 8-byte value (HBase's Bytes.toLong), else null.
-json LongOf(const std::string& value) {
-  if (value.size() != 8) return nullptr;
-  uint64_t v = 0;
-  for (unsigned char b : value) v = (v << 8) | b;
-  return static_cast<int64_t>(v);
 }
 
 // "How evenly the keys spread": hot when one bucket has most of the traffic, even when the
@@ -121,13 +130,23 @@ json Spread(const std::vector<PrefixBucket>& buckets) {
 
 }  // namespace
 
-Console::Console(ConsoleSources sources) : sources_(std::move(sources)) {}
+Console::Console(ConsoleSources sources)
+    : sources_(std::move(sources)), counts_(std::make_unique<TableCounts>(sources_.store)) {}
 
-void Console::RefreshRegions() const {
-  // The heat map needs each table's region boundaries; they change only with DDL, so taking
-  // them whenever a page or /metrics is read is fresh enough.
-  for (const auto& table : sources_.store->ListTables()) {
-    sources_.metrics->Table(table->name.ToString())->heat.SetRegions(table->split_keys);
+Console::~Console() = default;
+
+void Console::RefreshTables() const {
+  // Dropped tables' series go; the heat map needs each table's region boundaries, which
+  // change only with DDL, so taking them whenever a page or /metrics is read is fresh enough.
+  const auto tables = sources_.store->ListTables();
+  std::vector<std::string> names;
+  names.reserve(tables.size());
+  for (const auto& table : tables) names.push_back(table->name.ToString());
+  sources_.metrics->RetainTables(names);
+  for (size_t i = 0; i < tables.size(); ++i) {
+    if (auto stats = sources_.metrics->FindTable(names[i])) {
+      stats->heat.SetRegions(tables[i]->split_keys);
+    }
   }
 }
 
@@ -141,6 +160,8 @@ json Console::Overview() const {
   j["storage"] = sources_.in_memory ? json("in memory") : json(sources_.data_dir);
   j["in_memory"] = sources_.in_memory;
   j["bind_address"] = sources_.bind_address;
+  j["admin_bind_address"] = sources_.admin_bind_address.empty() ? sources_.bind_address
+                                                                : sources_.admin_bind_address;
   j["admin_port"] = sources_.admin_port;
   json services = json::array();
   uint64_t scanners_open = 0;
@@ -213,7 +234,7 @@ json Console::Overview() const {
   return j;
 }
 
-json Console::TableSummary(const std::string& name, bool with_counts) const {
+json Console::TableSummary(const std::string& name, size_t budget) const {
   std::shared_ptr<const storage::TableDescriptor> table;
   const storage::Status s = sources_.store->DescribeTable(name, &table);
   if (!s.ok()) throw RequestError{404, "no table named '" + ToStringBinary(name) + "'"};
@@ -223,56 +244,128 @@ json Console::TableSummary(const std::string& name, bool with_counts) const {
   j["enabled"] = table->enabled;
   j["created"] = UtcDate(table->created_ms);
   j["durability"] = storage::DurabilityName(table->durability);
-  j["attributes"] = StringMap(table->values);
+  // Families, attributes and regions come from clients, in any number: each list shows what
+  // fits in `budget` and says how many there are.
+  j["attributes"] = StringMap(table->values, &budget);
   json families = json::array();
-  for (const auto& f : table->families) families.push_back(FamilyJson(f));
+  for (const auto& f : table->families) {
+    json family = FamilyJson(f, &budget);
+    if (!Fits(family, &budget)) break;
+    families.push_back(std::move(family));
+  }
   j["families"] = families;
+  j["family_count"] = table->families.size();
   json regions = json::array();
   const std::vector<std::string>& splits = table->split_keys;
   for (size_t i = 0; i <= splits.size(); ++i) {
-    regions.push_back({{"index", i},
-                       {"start", i == 0 ? "" : ToStringBinary(splits[i - 1])},
-                       {"end", i == splits.size() ? "" : ToStringBinary(splits[i])}});
+    json region = {{"index", i},
+                   {"start", i == 0 ? "" : ShownBytes(splits[i - 1])},
+                   {"end", i == splits.size() ? "" : ShownBytes(splits[i])}};
+    if (!Fits(region, &budget)) break;
+    regions.push_back(std::move(region));
   }
   j["regions"] = regions;
+  j["region_count"] = splits.size() + 1;
   uint64_t bytes = 0;
   if (sources_.store->ApproximateTableBytes(name, &bytes).ok()) j["approximate_bytes"] = bytes;
-  if (with_counts) {
-    uint64_t rows = 0, cells = 0;
-    bool complete = true;
-    if (sources_.store->CountTable(name, kCountCellLimit, &rows, &cells, &complete).ok()) {
-      j["stored_rows"] = rows;
-      j["stored_cells"] = cells;
-      j["counts_complete"] = complete;
-    }
-  }
   return j;
 }
 
-json Console::Tables() const {
+namespace {
+
+// The counts of one table as its summary shows them.
+void AddCounts(const TableCounts::Count& count, json* j) {
+  if (!count.known) {
+    (*j)["counts_pending"] = true;  // the request's counting budget ran out first
+    return;
+  }
+  (*j)["stored_rows"] = count.rows;
+  (*j)["stored_cells"] = count.cells;
+  (*j)["counts_complete"] = count.complete;
+}
+
+// Room kept for what a page adds around its list entries (header, style, notes).
+constexpr size_t kPageFrameBytes = 16 << 10;
+
+}  // namespace
+
+json Console::Tables(const Measure& measure) const {
+  RefreshTables();
+  const size_t page_bytes = LimitOf(&Limits::admin_page_bytes);
+  size_t used = kPageFrameBytes;
+  auto take = [&](const json& entry, int depth) {
+    const size_t size = measure ? measure(entry) : PrettySize(entry, depth);
+    if (used + size > page_bytes) return false;
+    used += size;
+    return true;
+  };
   json j;
   json namespaces = json::array();
-  for (const storage::NamespaceDescriptor& ns : sources_.store->ListNamespaceDescriptors()) {
-    namespaces.push_back({{"name", ns.name},
-                          {"created", UtcDate(ns.created_ms)},
-                          {"configuration", StringMap(ns.configuration)}});
+  const auto all_namespaces = sources_.store->ListNamespaceDescriptors();
+  for (const storage::NamespaceDescriptor& ns : all_namespaces) {
+    size_t budget = page_bytes > used ? (page_bytes - used) / 2 : 0;
+    json entry = {{"name", ns.name},
+                  {"created", UtcDate(ns.created_ms)},
+                  {"configuration", StringMap(ns.configuration, &budget)}};
+    if (!take(entry, 2)) break;
+    namespaces.push_back(std::move(entry));
   }
   j["namespaces"] = namespaces;
+  j["namespace_count"] = all_namespaces.size();
+  const auto all_tables = sources_.store->ListTables();
   json tables = json::array();
-  for (const auto& table : sources_.store->ListTables()) {
-    tables.push_back(TableSummary(table->name.ToString(), /*with_counts=*/true));
+  std::vector<TableCounts::Table> counted;
+  for (const auto& table : all_tables) {
+    const std::string name = table->name.ToString();
+    json summary;
+    try {
+      summary = TableSummary(name, page_bytes > used ? (page_bytes - used) / 2 : 0);
+    } catch (const RequestError&) {
+      continue;  // dropped since the listing
+    }
+    // The counts' own bytes are measured with their largest values.
+    summary["stored_rows"] = summary["stored_cells"] = UINT64_MAX;
+    summary["counts_complete"] = false;
+    if (!take(summary, 2)) break;
+    tables.push_back(std::move(summary));
+    auto stats = sources_.metrics->FindTable(name);
+    counted.push_back({table, stats ? stats->rows_written.load(std::memory_order_relaxed) : 0});
+  }
+  const std::vector<TableCounts::Count> counts = counts_->Get(counted, Metrics::NowSeconds());
+  for (size_t i = 0; i < counts.size(); ++i) {
+    for (const char* key : {"stored_rows", "stored_cells", "counts_complete"}) tables[i].erase(key);
+    AddCounts(counts[i], &tables[i]);
   }
   j["tables"] = tables;
+  j["table_count"] = all_tables.size();
+  if (tables.size() < all_tables.size() || namespaces.size() < all_namespaces.size()) {
+    j["ended_by"] = "admin_page_bytes";
+  }
   return j;
 }
 
 json Console::Table(const std::string& name, const BucketSpec& spec) const {
-  json j = TableSummary(name, /*with_counts=*/true);
-  RefreshRegions();
-  const TableStats* stats = sources_.metrics->Table(name);
-  const HeatMap::Snapshot heat = stats->heat.Read(Metrics::NowSeconds());
-  j["rows_read"] = stats->rows_read.load(std::memory_order_relaxed);
-  j["rows_written"] = stats->rows_written.load(std::memory_order_relaxed);
+  const size_t page_bytes = LimitOf(&Limits::admin_page_bytes);
+  // Half the page for the table's description, the rest for the heat map (bounded by its own
+  // caps: kMaxPrefixes prefixes, kMaxRegions regions).
+  json j = TableSummary(name, page_bytes / 2);
+  RefreshTables();
+  std::shared_ptr<const storage::TableDescriptor> descriptor;
+  if (sources_.store->DescribeTable(name, &descriptor).ok()) {
+    auto written = sources_.metrics->FindTable(name);
+    AddCounts(counts_->Get({{descriptor, written ? written->rows_written.load() : 0}},
+                           Metrics::NowSeconds())[0],
+              &j);
+  }
+  std::shared_ptr<const TableStats> stats = sources_.metrics->FindTable(name);
+  // A table not counted (yet, or past the metric_tables cap) shows an empty heat map.
+  TableStats empty(name);
+  if (descriptor != nullptr) empty.heat.SetRegions(descriptor->split_keys);
+  const TableStats& counted = stats ? *stats : empty;
+  j["metrics"] = stats ? "own" : "none";
+  const HeatMap::Snapshot heat = counted.heat.Read(Metrics::NowSeconds());
+  j["rows_read"] = counted.rows_read.load(std::memory_order_relaxed);
+  j["rows_written"] = counted.rows_written.load(std::memory_order_relaxed);
   json h;
   h["window_seconds"] = kWindowSeconds;
   h["windows"] = kWindows;
@@ -316,52 +409,6 @@ json Console::Table(const std::string& name, const BucketSpec& spec) const {
   h["spread"] = Spread(coarse ? GroupBuckets(heat, BucketSpec()) : grouped);
   h["spread"]["by_first_byte"] = coarse;
   j["heat"] = h;
-  return j;
-}
-
-json Console::Rows(const std::string& name, const BrowseQuery& query) const {
-  std::shared_ptr<const storage::TableDescriptor> table;
-  if (!sources_.store->DescribeTable(name, &table).ok()) {
-    throw RequestError{404, "no table named '" + ToStringBinary(name) + "'"};
-  }
-  const size_t limit = std::min(std::max<size_t>(query.limit, 1), kMaxBrowseRows);
-  storage::Store::RawPage page;
-  const storage::Status s = sources_.store->ReadRawRows(name, query.start, query.prefix, limit,
-                                                        kMaxBrowseCells, &page);
-  if (!s.ok()) throw RequestError{500, s.ToString()};
-  json j;
-  j["table"] = table->name.ToString();
-  j["start"] = query.start;
-  j["prefix"] = query.prefix;
-  j["limit"] = limit;
-  j["markers"] = query.markers;
-  json rows = json::array();
-  for (const storage::Store::RawCell& c : page.cells) {
-    const bool marker = c.type != storage::CellType::kPut;
-    if (marker && !query.markers) continue;
-    if (rows.empty() || rows.back()["key_bytes"].get<std::string>() != HexOf(c.row)) {
-      rows.push_back({{"key", ToStringBinary(c.row)}, {"key_bytes", HexOf(c.row)},
-                      {"cells", json::array()}});
-    }
-    json cell;
-    cell["family"] = ToStringBinary(c.family);
-    cell["qualifier"] = ToStringBinary(c.qualifier);
-    cell["timestamp"] = c.timestamp;
-    cell["date"] = UtcDate(c.timestamp);
-    cell["type"] = CellTypeName(c.type);
-    if (!marker) {
-      cell["text"] = ToStringBinary(c.value);
-      cell["hex"] = HexOf(c.value);
-      cell["long"] = LongOf(c.value);
-    }
-    if (c.expires_at_ms != INT64_MAX) cell["expires"] = UtcDate(c.expires_at_ms);
-    rows.back()["cells"].push_back(cell);
-  }
-  j["rows"] = rows;
-  // The next page starts at the first row not shown; as text it must survive a URL.
-  if (!page.next_row.empty()) {
-    j["next_start"] = IsValidUtf8(page.next_row) ? json(page.next_row) : json(nullptr);
-  }
   return j;
 }
 
@@ -451,6 +498,39 @@ std::string HexOf(const std::string& bytes) {
     out.push_back(kHex[c & 15]);
   }
   return out;
+}
+
+bool HexDecode(const std::string& hex, std::string* out) {
+  auto digit = [](char h) -> int {
+    if (h >= '0' && h <= '9') return h - '0';
+    if (h >= 'a' && h <= 'f') return h - 'a' + 10;
+    if (h >= 'A' && h <= 'F') return h - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() % 2 != 0) return false;
+  out->clear();
+  out->reserve(hex.size() / 2);
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = digit(hex[i]), lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out->push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return true;
+}
+
+std::string Clip(const std::string& bytes, size_t max_bytes) {
+  return bytes.size() <= max_bytes ? bytes : bytes.substr(0, max_bytes);
+}
+
+std::string JsonText(const json& doc, int indent) {
+  return doc.dump(indent, ' ', false, json::error_handler_t::replace);
+}
+
+size_t PrettySize(const json& item, int depth) {
+  const std::string text = JsonText(item, 2);
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  // Every line indented by the nesting, plus the ",\n" that separates it from the next.
+  return text.size() + lines * 2 * static_cast<size_t>(depth) + 2;
 }
 
 std::string HtmlEscape(const std::string& text) {

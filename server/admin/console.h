@@ -1,6 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,8 @@ struct WireStats;
 
 namespace hbemu::server::admin {
 
+class TableCounts;
+
 // One Thrift port as the console shows it.
 struct ServicePort {
   std::string name;  // "thrift1", "thrift2"
@@ -32,12 +37,13 @@ struct ServicePort {
 
 // What the console reads. Everything is borrowed and must outlive the Console.
 struct ConsoleSources {
-  storage::Store* store = nullptr;  // read only
+  const storage::Store* store = nullptr;
   Metrics* metrics = nullptr;
   std::string version;
   std::string data_dir;  // shown unless in_memory
   bool in_memory = false;
-  std::string bind_address;
+  std::string bind_address;        // the Thrift ports'
+  std::string admin_bind_address;  // this console's; the Thrift one when empty
   uint16_t admin_port = 0;
   std::vector<ServicePort> services;
   int64_t started_unix_ms = 0;  // wall clock, for "up since"
@@ -52,28 +58,47 @@ struct ConsoleSources {
 //   /tables                 namespaces, tables  /api/tables
 //   /table/<name>?prefix_bytes=1..4&delimiter=
 //                           one table, heat map /api/tables/<name>?prefix_bytes=&delimiter=
-//   /browse/<name>?start=&prefix=&limit=&format=text|hex|long&markers=1
+//   /browse/<name>?start=&prefix=&cursor=&limit=&format=text|hex|long&markers=1
 //                           data browser        /api/tables/<name>/rows?...
+//
+// What one request costs is bounded by storage/limits.h: a page or API answer stops adding
+// cells (or tables) once it would pass admin_page_bytes, and says where it stopped; a browse page
+// reads at most admin_page_cells cells, cutting a row if it must; values, row keys and
+// qualifiers show their first admin_value_bytes bytes and their full length; /tables counts
+// stored cells up to admin_count_cells per request and remembers the counts (table_counts.h).
 class Console {
  public:
   explicit Console(ConsoleSources sources);
+  ~Console();
 
   HttpReply Handle(const std::string& method, const std::string& target);
   // The admin port once bound (sources.admin_port may have been 0). Before serving only.
   void SetAdminPort(uint16_t port) { sources_.admin_port = port; }
 
+  // The bytes an item takes in the output being built (an API answer or a page); the console
+  // adds items to a document until the next one would pass admin_page_bytes.
+  using Measure = std::function<size_t(const nlohmann::json& item)>;
+
   // The JSON documents (exposed for tests). On a bad request they throw RequestError.
   nlohmann::json Overview() const;
-  nlohmann::json Tables() const;
+  // `measure` sizes one entry of "tables" (null: as the API prints it).
+  nlohmann::json Tables(const Measure& measure = nullptr) const;
   // `spec`: how the heat map groups row keys into buckets (the first byte by default).
   nlohmann::json Table(const std::string& name, const BucketSpec& spec = BucketSpec()) const;
   struct BrowseQuery {
     std::string start;
     std::string prefix;
-    size_t limit = 20;
+    std::string cursor;  // hex of a position where the previous page stopped ("next_cursor")
+    size_t limit = 20;   // rows
     bool markers = false;
   };
-  nlohmann::json Rows(const std::string& name, const BrowseQuery& query) const;
+  // Sizes one cell of a browse page: `row` is its row without the cells, `first` whether the
+  // cell is the first shown of that row.
+  using CellMeasure = std::function<size_t(const nlohmann::json& row, const nlohmann::json& cell,
+                                           bool first)>;
+  // `measure` null: cells sized as the API prints them.
+  nlohmann::json Rows(const std::string& name, const BrowseQuery& query,
+                      const CellMeasure& measure = nullptr) const;
   std::string PrometheusText() const;
 
   // A request the console refuses; becomes a 4xx page or JSON error.
@@ -83,11 +108,24 @@ class Console {
   };
 
  private:
-  nlohmann::json TableSummary(const std::string& name, bool with_counts) const;
-  void RefreshRegions() const;
+  HttpReply Route(const std::string& path, const std::map<std::string, std::string>& query) const;
+  nlohmann::json TableSummary(const std::string& name, size_t region_budget) const;
+  // Tells the metrics which tables exist (dropped tables' series go) and their regions.
+  void RefreshTables() const;
 
   ConsoleSources sources_;
+  std::unique_ptr<TableCounts> counts_;
 };
+
+// The bytes `item` takes in JSON printed with dump(2) at nesting `depth` (its first line
+// indented by the caller).
+size_t PrettySize(const nlohmann::json& item, int depth);
+// JSON text of a document; bytes that are not UTF-8 come out as U+FFFD instead of failing.
+std::string JsonText(const nlohmann::json& doc, int indent = 2);
+// The first `max_bytes` bytes of `bytes` (a shown value, key or qualifier).
+std::string Clip(const std::string& bytes, size_t max_bytes);
+// Lower-case or upper-case hex to bytes; false on odd length or a non-hex digit.
+bool HexDecode(const std::string& hex, std::string* out);
 
 // Helpers shared by the pages and the tests.
 // Percent-decodes `text` ('+' is a space in queries); false on a malformed escape.

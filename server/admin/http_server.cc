@@ -1,5 +1,9 @@
 #include "server/admin/http_server.h"
 
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -21,6 +25,8 @@ using tcp = asio::ip::tcp;
 constexpr size_t kHeaderLimit = 16 * 1024;
 constexpr size_t kBodyLimit = 64 * 1024;
 constexpr auto kIdleTimeout = std::chrono::seconds(30);
+// Pages at least this large give their memory back to the system once sent.
+constexpr size_t kTrimAfterBytes = 1 << 20;
 
 std::string ErrorPage(int status, const std::string& title, const std::string& detail) {
   return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + std::to_string(status) +
@@ -98,10 +104,15 @@ class Session : public std::enable_shared_from_this<Session> {
     response->keep_alive(keep_alive);
     response->body() = std::move(body);
     response->prepare_payload();
+    const bool large = response->body().size() >= kTrimAfterBytes;
     if (head_only_) response->body().clear();  // Content-Length stays that of the GET
     http::async_write(stream_, *response,
-                      [self = shared_from_this(), response, keep_alive](beast::error_code ec,
-                                                                         size_t) {
+                      [self = shared_from_this(), response, keep_alive, large](
+                          beast::error_code ec, size_t) mutable {
+                        response.reset();
+                        // The page's document and body are freed now; without a trim glibc
+                        // keeps that memory in this thread's arena for good.
+                        if (large) malloc_trim(0);
                         if (ec) return self->Close();
                         if (!keep_alive) return self->Linger();
                         self->Read();
@@ -178,6 +189,7 @@ class HttpServer::Impl {
   }
 
   uint16_t port() const { return port_; }
+  uint64_t accept_failures() const { return accept_failures_.load(std::memory_order_relaxed); }
 
   void Stop() {
     if (!started_ || stopped_) return;
@@ -194,16 +206,38 @@ class HttpServer::Impl {
   void Accept() {
     acceptor_.async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
-      if (!ec) std::make_shared<Session>(std::move(socket), &handler_)->Start();
-      Accept();
+      if (!ec || ec == asio::error::connection_aborted) {
+        // A connection that went away before it was taken says nothing about the next one.
+        if (!ec) std::make_shared<Session>(std::move(socket), &handler_)->Start();
+        retry_delay_ = std::chrono::milliseconds(0);
+        return Accept();
+      }
+      // Out of descriptors (EMFILE, ENFILE) or memory: the waiting connection stays in the
+      // backlog, so accepting again at once fails again at once. Wait, longer each time.
+      accept_failures_.fetch_add(1, std::memory_order_relaxed);
+      retry_delay_ = std::clamp(2 * retry_delay_, kFirstRetry, kLastRetry);
+      if (retry_delay_ == kFirstRetry) {
+        LOG(WARNING) << "[admin_http] cannot accept a connection (" << ec.message()
+                     << "): retrying in up to " << kLastRetry.count() << " ms";
+      }
+      retry_timer_.expires_after(retry_delay_);
+      retry_timer_.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) Accept();
+      });
     });
   }
+
+  static constexpr std::chrono::milliseconds kFirstRetry{10};
+  static constexpr std::chrono::milliseconds kLastRetry{1000};
 
   const std::string bind_address_;
   const uint16_t requested_port_;
   const HttpHandler handler_;
   asio::io_context io_{1};
   tcp::acceptor acceptor_;
+  asio::steady_timer retry_timer_{io_};
+  std::chrono::milliseconds retry_delay_{0};
+  std::atomic<uint64_t> accept_failures_{0};
   std::thread thread_;
   uint16_t port_ = 0;
   bool started_ = false;
@@ -215,6 +249,7 @@ HttpServer::HttpServer(std::string bind_address, uint16_t port, HttpHandler hand
 HttpServer::~HttpServer() = default;
 bool HttpServer::Start(std::string* error) { return impl_->Start(error); }
 uint16_t HttpServer::port() const { return impl_->port(); }
+uint64_t HttpServer::accept_failures() const { return impl_->accept_failures(); }
 void HttpServer::Stop() { impl_->Stop(); }
 
 }  // namespace hbemu::server::admin

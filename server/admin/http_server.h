@@ -36,6 +36,9 @@ class HttpServer {
   bool Start(std::string* error);
   // The bound port (useful after asking for port 0). Valid after a successful Start.
   uint16_t port() const;
+  // Accepts that failed (out of descriptors, ...); each is retried after a pause that doubles
+  // from 10 ms to 1 s, so a full descriptor table does not spin the server's thread.
+  uint64_t accept_failures() const;
   // Stops serving and joins the thread; the port is free when it returns. Connections still
   // open are closed when the object is destroyed. Idempotent.
   void Stop();

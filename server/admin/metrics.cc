@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <exception>
 
+#include "server/admin/known_methods.h"
+#include "storage/limits.h"
+
 namespace hbemu::server::admin {
 namespace {
 
@@ -10,38 +13,78 @@ constexpr auto kRelaxed = std::memory_order_relaxed;
 
 std::atomic<uint64_t> next_serial{1};
 
-// A few recent lookups per thread, so the per-call path compares a short string instead of
-// taking the map's mutex. Entries of another Metrics object (tests make several) never match.
-template <class Entry>
-struct RecentLookups {
+// A few recent method lookups per thread, so the per-call path compares a short string
+// instead of taking the map's mutex. Entries of another Metrics object (tests make several)
+// never match.
+struct RecentMethods {
   static constexpr int kSize = 8;
   struct Item {
     uint64_t serial = 0;
-    std::string key;
-    std::string key2;
-    Entry* entry = nullptr;
+    std::string service;
+    std::string method;  // as the client sent it
+    MethodStats* entry = nullptr;
   };
   Item items[kSize];
   int next = 0;
 
-  Entry* Find(uint64_t serial, std::string_view key, std::string_view key2 = {}) const {
+  MethodStats* Find(uint64_t serial, std::string_view service, std::string_view method) const {
     for (const Item& item : items) {
-      if (item.serial == serial && item.key == key && item.key2 == key2) return item.entry;
+      if (item.serial == serial && item.method == method && item.service == service) {
+        return item.entry;
+      }
     }
     return nullptr;
   }
-  void Put(uint64_t serial, std::string_view key, std::string_view key2, Entry* entry) {
+  void Put(uint64_t serial, std::string_view service, std::string_view method,
+           MethodStats* entry) {
     Item& item = items[next];
     next = (next + 1) % kSize;
     item.serial = serial;
-    item.key.assign(key.data(), key.size());
-    item.key2.assign(key2.data(), key2.size());
+    item.service.assign(service.data(), service.size());
+    item.method.assign(method.data(), method.size());
     item.entry = entry;
   }
 };
 
-thread_local RecentLookups<MethodStats> recent_methods;
-thread_local RecentLookups<TableStats> recent_tables;
+// The same for tables. An item holds its entry alive, so a table's series removed meanwhile
+// (RetainTables) is never freed under a call still counting into it; an item from before a
+// removal (another generation) is dropped at the next lookup, so counts of a table made again
+// under the same name go to its new entry.
+struct RecentTables {
+  static constexpr int kSize = 8;
+  struct Item {
+    uint64_t serial = 0;
+    uint64_t generation = 0;
+    std::string table;
+    std::shared_ptr<TableStats> entry;
+  };
+  Item items[kSize];
+  int next = 0;
+
+  TableStats* Find(uint64_t serial, uint64_t generation, std::string_view table) {
+    for (Item& item : items) {
+      if (item.serial != serial) continue;
+      if (item.generation != generation) {
+        item = Item();
+      } else if (item.table == table) {
+        return item.entry.get();
+      }
+    }
+    return nullptr;
+  }
+  void Put(uint64_t serial, uint64_t generation, std::string_view table,
+           std::shared_ptr<TableStats> entry) {
+    Item& item = items[next];
+    next = (next + 1) % kSize;
+    item.serial = serial;
+    item.generation = generation;
+    item.table.assign(table.data(), table.size());
+    item.entry = std::move(entry);
+  }
+};
+
+thread_local RecentMethods recent_methods;
+thread_local RecentTables recent_tables;
 thread_local CallScope* current_call = nullptr;
 
 std::string MethodKey(std::string_view service, std::string_view method) {
@@ -51,10 +94,23 @@ std::string MethodKey(std::string_view service, std::string_view method) {
   return key;
 }
 
+// The stats `table` counts into on this call's thread, or null (no such table). Valid until
+// this thread's next lookup: the thread's cache holds the entry.
+TableStats* CountedTable(Metrics* metrics, std::string_view table) {
+  const uint64_t generation = metrics->generation();
+  if (TableStats* found = recent_tables.Find(metrics->serial(), generation, table)) return found;
+  std::shared_ptr<TableStats> stats = metrics->Table(table);
+  if (stats == nullptr) return nullptr;
+  TableStats* raw = stats.get();
+  recent_tables.Put(metrics->serial(), generation, table, std::move(stats));
+  return raw;
+}
+
 void NoteRow(std::string_view table, std::string_view row, bool write) {
   CallScope* call = current_call;
   if (call == nullptr || call->metrics() == nullptr) return;
-  TableStats* stats = call->metrics()->Table(table);
+  TableStats* stats = CountedTable(call->metrics(), table);
+  if (stats == nullptr) return;
   (write ? stats->rows_written : stats->rows_read).fetch_add(1, kRelaxed);
   stats->heat.Record(row, write, call->now_s());
 }
@@ -79,43 +135,105 @@ int64_t Metrics::NowSeconds() {
       .count();
 }
 
+void Metrics::SetTableCatalog(DescribeTable describe, ListTables list) {
+  describe_ = std::move(describe);
+  list_ = std::move(list);
+}
+
 MethodStats* Metrics::Method(std::string_view service, std::string_view method) {
-  if (MethodStats* found = recent_methods.Find(serial_, method, service)) return found;
-  const std::string key = MethodKey(service, method);
+  if (MethodStats* found = recent_methods.Find(serial_, service, method)) return found;
+  const std::string key =
+      MethodKey(service, IsKnownMethod(service, method) ? method : kUnknownMethod);
   MethodStats* stats;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = methods_.find(key);
     if (it == methods_.end()) {
+      const std::string_view name = std::string_view(key).substr(service.size() + 1);
       it = methods_
                .emplace(key, std::make_unique<MethodStats>(std::string(service),
-                                                           std::string(method)))
+                                                           std::string(name)))
                .first;
     }
     stats = it->second.get();
   }
-  recent_methods.Put(serial_, method, service, stats);
+  recent_methods.Put(serial_, service, method, stats);
   return stats;
 }
 
-TableStats* Metrics::Table(std::string_view table) {
-  if (TableStats* found = recent_tables.Find(serial_, table)) return found;
-  TableStats* stats;
-  bool created = false;
+std::shared_ptr<TableStats> Metrics::Table(std::string_view table) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = tables_.find(table);
-    if (it == tables_.end()) {
-      it = tables_.emplace(std::string(table), std::make_unique<TableStats>(std::string(table)))
-               .first;
-      created = true;
-    }
-    stats = it->second.get();
+    if (it != tables_.end()) return it->second;
   }
-  // Outside the lock: the source reads the catalog.
-  if (created && region_source_) stats->heat.SetRegions(region_source_(table));
-  recent_tables.Put(serial_, table, {}, stats);
-  return stats;
+  return CreateTable(table);
+}
+
+std::shared_ptr<TableStats> Metrics::CreateTable(std::string_view table) {
+  // Outside the lock: these read the catalog.
+  std::optional<std::vector<std::string>> regions;
+  if (describe_) {
+    regions = describe_(table);
+    if (!regions) return nullptr;
+  }
+  const size_t cap = static_cast<size_t>(std::max<int64_t>(CurrentLimits().metric_tables, 0));
+  const int64_t now_s = NowSeconds();
+  bool sweep = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const size_t own = tables_.size() - tables_.count(kOtherTables);
+    // Dropped tables' series go when the series have doubled since the last sweep (amortised,
+    // one catalog listing per table first counted), and at the cap at most once a second.
+    sweep = list_ && (own >= sweep_at_ || (own >= cap && now_s != last_sweep_s_));
+    if (sweep) last_sweep_s_ = now_s;
+  }
+  if (sweep) RetainTables(list_());
+
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(table);
+  if (it != tables_.end()) return it->second;
+  const bool past_cap = tables_.size() - tables_.count(kOtherTables) >= cap;
+  const std::string_view name = past_cap ? kOtherTables : table;
+  it = tables_.find(name);
+  if (it == tables_.end()) {
+    auto stats = std::make_shared<TableStats>(std::string(name));
+    // A table's heat map counts per region from its first call.
+    if (!past_cap && regions) stats->heat.SetRegions(*regions);
+    it = tables_.emplace(std::string(name), std::move(stats)).first;
+  }
+  return it->second;
+}
+
+std::shared_ptr<TableStats> Metrics::FindTable(std::string_view table) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = tables_.find(table);
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+void Metrics::RetainTables(const std::vector<std::string>& existing) {
+  std::vector<std::string_view> keep(existing.begin(), existing.end());
+  std::sort(keep.begin(), keep.end());
+  std::vector<std::string> gone;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, stats] : tables_) {
+      if (name != kOtherTables && !std::binary_search(keep.begin(), keep.end(), name)) {
+        gone.push_back(name);
+      }
+    }
+  }
+  // A table made since `existing` was listed is not gone (outside the lock: this reads the
+  // catalog).
+  if (describe_) {
+    auto exists = [this](const std::string& name) { return describe_(name).has_value(); };
+    gone.erase(std::remove_if(gone.begin(), gone.end(), exists), gone.end());
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t removed = 0;
+  for (const std::string& name : gone) removed += tables_.erase(name);
+  if (removed > 0) generation_.fetch_add(1, std::memory_order_release);
+  sweep_at_ = std::max<size_t>(64, 2 * tables_.size());
 }
 
 std::vector<const MethodStats*> Metrics::Methods() const {
@@ -125,10 +243,10 @@ std::vector<const MethodStats*> Metrics::Methods() const {
   return out;
 }
 
-std::vector<const TableStats*> Metrics::Tables() const {
+std::vector<std::shared_ptr<const TableStats>> Metrics::Tables() const {
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<const TableStats*> out;
-  for (const auto& [key, stats] : tables_) out.push_back(stats.get());
+  std::vector<std::shared_ptr<const TableStats>> out;
+  for (const auto& [key, stats] : tables_) out.push_back(stats);
   return out;
 }
 
@@ -136,6 +254,8 @@ CallScope::CallScope(Metrics* metrics, std::string_view service, std::string_vie
     : metrics_(metrics), outer_(current_call) {
   if (metrics_ == nullptr) return;
   method_ = metrics_->Method(service, method);
+  // The processor answers a method it does not know with UNKNOWN_METHOD, without throwing.
+  failed_ = method_->method == kUnknownMethod;
   start_ = std::chrono::steady_clock::now();
   now_s_ = std::chrono::duration_cast<std::chrono::seconds>(start_.time_since_epoch()).count();
   uncaught_ = std::uncaught_exceptions();
@@ -168,7 +288,8 @@ template <typename RowAt>
 void NoteRows(std::string_view table, size_t first, size_t end, bool write, const RowAt& row_at) {
   CallScope* call = current_call;
   if (call == nullptr || call->metrics() == nullptr || first >= end) return;
-  TableStats* stats = call->metrics()->Table(table);
+  TableStats* stats = CountedTable(call->metrics(), table);
+  if (stats == nullptr) return;
   (write ? stats->rows_written : stats->rows_read).fetch_add(end - first, kRelaxed);
   size_t run = first;  // the first row of the run being counted
   for (size_t i = first + 1; i <= end; ++i) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,37 +52,70 @@ struct TableStats {
 };
 
 // Everything the server counts about calls, for /metrics and the console. One object per
-// process, shared by both Thrift services; thread-safe. Entries are created on first use and
-// live as long as the object, so pointers to them stay valid.
+// process, shared by both Thrift services; thread-safe.
+//
+// What a client can make it hold is bounded: a series per method that the service's IDL
+// declares (every other name the client sends is counted as "unknown"), and a series per
+// existing table, for at most `metric_tables` tables (storage/limits.h; further tables are
+// counted together as kOtherTables). Dropped tables' series are removed: whenever the console
+// reads the metrics, and whenever the number of tables with series doubles.
 class Metrics {
  public:
+  // A table's region boundaries (sorted split keys), or nullopt when no such table exists.
+  using DescribeTable =
+      std::function<std::optional<std::vector<std::string>>(std::string_view table)>;
+  // The names ("t", "ns:t") of every existing table.
+  using ListTables = std::function<std::vector<std::string>()>;
+  // The series tables past the `metric_tables` cap are counted under. Parentheses cannot be
+  // part of a table name, so no table's own series can have this label.
+  static constexpr std::string_view kOtherTables = "(other)";
+
   Metrics();
   Metrics(const Metrics&) = delete;
   Metrics& operator=(const Metrics&) = delete;
 
-  // The stats of one method, created on first use. Cheap on repeat from the same thread.
+  // Where the metrics learn which tables exist. Set before serving; without it (unit tests)
+  // every table named is taken to exist, with one region.
+  void SetTableCatalog(DescribeTable describe, ListTables list);
+
+  // The stats of one method, created on first use; the "unknown" entry for a name the
+  // service does not declare. Entries are never removed, so the pointer stays valid as long
+  // as this object. Cheap on repeat from the same thread.
   MethodStats* Method(std::string_view service, std::string_view method);
-  // The stats of one table, created on first use. Cheap on repeat from the same thread.
-  TableStats* Table(std::string_view table);
+  // The stats of one table, created on first use (the kOtherTables entry past the cap); null
+  // when the catalog says there is no such table. Cheap on repeat from the same thread.
+  std::shared_ptr<TableStats> Table(std::string_view table);
+  // The stats of a table that has them, creating nothing (for readers).
+  std::shared_ptr<TableStats> FindTable(std::string_view table) const;
+  // Removes the series of every table not named in `existing` (sorted or not) that the catalog
+  // does not know either (it may have been made since the listing).
+  void RetainTables(const std::vector<std::string>& existing);
 
   // Snapshots of the entry lists, sorted by name (the entries themselves stay live).
   std::vector<const MethodStats*> Methods() const;
-  std::vector<const TableStats*> Tables() const;
-
-  // Tells a table's region boundaries (sorted split keys) to its heat map when the table is
-  // first counted, so counts land in the right region from the first call. Set before serving.
-  using RegionSource = std::function<std::vector<std::string>(std::string_view table)>;
-  void SetRegionSource(RegionSource source) { region_source_ = std::move(source); }
+  std::vector<std::shared_ptr<const TableStats>> Tables() const;
 
   // Seconds on the monotonic clock, the time base of every window.
   static int64_t NowSeconds();
 
+  // For the per-thread lookup caches in metrics.cc.
+  uint64_t serial() const { return serial_; }
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
  private:
-  const uint64_t serial_;
-  RegionSource region_source_;  // tells this object's per-thread cache entries from another's
+  std::shared_ptr<TableStats> CreateTable(std::string_view table);
+
+  const uint64_t serial_;  // tells this object's per-thread cache entries from another's
+  // Bumped whenever a table's series is removed, so per-thread caches drop what they hold.
+  std::atomic<uint64_t> generation_{0};
+  DescribeTable describe_;
+  ListTables list_;
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<MethodStats>, std::less<>> methods_;  // key service/method
-  std::map<std::string, std::unique_ptr<TableStats>, std::less<>> tables_;
+  std::map<std::string, std::shared_ptr<TableStats>, std::less<>> tables_;
+  // Own-series tables (not kOtherTables) at which the next sweep of dropped tables runs.
+  size_t sweep_at_ = 64;
+  int64_t last_sweep_s_ = -1;
 };
 
 // The call running on this thread, from the processor's dispatch to its reply. Handlers report

@@ -138,7 +138,8 @@ std::string BucketForm(const std::string& table, const json& heat) {
   return html;
 }
 
-std::string FamiliesTable(const json& families) {
+std::string FamiliesTable(const json& table) {
+  const json& families = table["families"];
   std::string html = "<table class=\"families\"><tr><th>family</th><th>properties</th></tr>";
   for (const json& f : families) {
     std::string props;
@@ -148,16 +149,29 @@ std::string FamiliesTable(const json& families) {
     }
     html += "<tr><td class=\"mono\">" + E(f["name"]) + "</td><td>" + props + "</td></tr>";
   }
-  return html + "</table>";
+  html += "</table>";
+  const size_t count = table.value("family_count", families.size());
+  if (count > families.size()) {
+    html += "<p class=\"muted\">" + std::to_string(families.size()) + " of " + std::to_string(count) +
+            " families shown (page size limit).</p>";
+  }
+  return html;
 }
 
-std::string RegionsTable(const json& regions) {
+std::string RegionsTable(const json& table) {
+  const json& regions = table["regions"];
   std::string html = "<table class=\"regions\"><tr><th>#</th><th>start key</th><th>end key</th></tr>";
   for (const json& r : regions) {
     html += "<tr class=\"region\">" + Td(r["index"].dump(), true) + "<td class=\"mono\">" + E(r["start"]) +
             "</td><td class=\"mono\">" + E(r["end"]) + "</td></tr>";
   }
-  return html + "</table>";
+  html += "</table>";
+  const size_t count = table.value("region_count", regions.size());
+  if (count > regions.size()) {
+    html += "<p class=\"muted\">" + std::to_string(regions.size()) + " of " + std::to_string(count) +
+            " regions shown (page size limit).</p>";
+  }
+  return html;
 }
 
 }  // namespace
@@ -204,35 +218,61 @@ std::string RenderOverviewPage(const json& o) {
   return Page("Overview", b);
 }
 
+std::string RenderNamespaceEntry(const json& ns) {
+  std::string config;
+  for (auto it = ns["configuration"].begin(); it != ns["configuration"].end(); ++it) {
+    config += " " + E(it.key()) + "=" + E(it.value());
+  }
+  return "<code class=\"namespace\">" + E(ns["name"]) + (config.empty() ? "" : " {" + config + " }") +
+         "</code> ";
+}
+
+namespace {
+
+// A stored count; "&ge; N" when counting stopped there, a note when not counted yet.
+std::string StoredCount(const json& table, const char* key) {
+  if (!table.contains(key)) return "<span class=\"muted\">not counted yet</span>";
+  const bool complete = table.value("counts_complete", true);
+  return (complete ? "" : "&ge; ") + table[key].dump();
+}
+
+}  // namespace
+
+std::string RenderTableListRow(const json& table) {
+  const std::string name = table["name"].get<std::string>();
+  std::string families;
+  for (const json& f : table["families"]) families += "<code>" + E(f["name"]) + "</code> ";
+  if (table.value("family_count", table["families"].size()) > table["families"].size()) {
+    families += "&hellip;";
+  }
+  return "<tr class=\"table\" data-name=\"" + E(name) + "\"><td><a href=\"/table/" + UrlEncode(name) +
+         "\">" + E(name) + "</a></td>" + Td(table["enabled"].get<bool>() ? "enabled" : "disabled") +
+         Td(families) + Td(table.value("region_count", json(table["regions"].size())).dump(), true) +
+         Td(StoredCount(table, "stored_rows"), true) + Td(StoredCount(table, "stored_cells"), true) +
+         Td(Bytes(table.value("approximate_bytes", json(0)).get<uint64_t>()), true) + "</tr>";
+}
+
+std::string RenderTableSection(const json& table) {
+  return "<h2>" + E(table["name"]) + "</h2>" + FamiliesTable(table) + RegionsTable(table);
+}
+
 std::string RenderTablesPage(const json& t) {
   std::string b = "<h1>Namespaces and tables</h1><p>Namespaces: ";
-  for (const json& ns : t["namespaces"]) {
-    std::string config;
-    for (auto it = ns["configuration"].begin(); it != ns["configuration"].end(); ++it) {
-      config += " " + E(it.key()) + "=" + E(it.value());
-    }
-    b += "<code class=\"namespace\">" + E(ns["name"]) + (config.empty() ? "" : " {" + config + " }") + "</code> ";
-  }
+  for (const json& ns : t["namespaces"]) b += RenderNamespaceEntry(ns);
   b += "</p><table id=\"tables\"><tr><th>table</th><th>state</th><th>families</th><th>regions</th>"
        "<th>stored rows</th><th>stored cells</th><th>approx. bytes</th></tr>";
-  for (const json& table : t["tables"]) {
-    const std::string name = table["name"].get<std::string>();
-    std::string families;
-    for (const json& f : table["families"]) families += "<code>" + E(f["name"]) + "</code> ";
-    const bool complete = table.value("counts_complete", true);
-    b += "<tr class=\"table\" data-name=\"" + E(name) + "\"><td><a href=\"/table/" + UrlEncode(name) +
-         "\">" + E(name) + "</a></td>" + Td(table["enabled"].get<bool>() ? "enabled" : "disabled") +
-         Td(families) + Td(std::to_string(table["regions"].size()), true) +
-         Td((complete ? "" : "&ge; ") + table.value("stored_rows", json(0)).dump(), true) +
-         Td((complete ? "" : "&ge; ") + table.value("stored_cells", json(0)).dump(), true) +
-         Td(Bytes(table.value("approximate_bytes", json(0)).get<uint64_t>()), true) + "</tr>";
+  for (const json& table : t["tables"]) b += RenderTableListRow(table);
+  b += "</table>";
+  if (t.contains("ended_by")) {
+    b += "<p id=\"page-ended\">This page shows " + std::to_string(t["tables"].size()) + " of " +
+         t["table_count"].dump() + " tables and " + std::to_string(t["namespaces"].size()) + " of " +
+         t["namespace_count"].dump() + " namespaces: the rest would pass the page size limit (" +
+         E(t["ended_by"]) + ").</p>";
   }
-  b += "</table><p class=\"muted\">Stored rows and cells count what LevelDB holds (every version "
-       "and delete marker not yet compacted away).</p>";
-  for (const json& table : t["tables"]) {
-    b += "<h2>" + E(table["name"]) + "</h2>" + FamiliesTable(table["families"]) +
-         RegionsTable(table["regions"]);
-  }
+  b += "<p class=\"muted\">Stored rows and cells count what LevelDB holds (every version "
+       "and delete marker not yet compacted away); counting is bounded per request "
+       "(admin_count_cells) and remembered while a table is unchanged.</p>";
+  for (const json& table : t["tables"]) b += RenderTableSection(table);
   return Page("Tables", b);
 }
 
@@ -242,11 +282,11 @@ std::string RenderTablePage(const json& t) {
   const json& spread = heat["spread"];
   const std::string kind = spread["kind"].get<std::string>();
   std::string b = "<h1 id=\"table-name\">" + E(name) + "</h1>";
+  const std::string region_count = t.value("region_count", json(t["regions"].size())).dump();
   b += "<p>" + std::string(t["enabled"].get<bool>() ? "enabled" : "disabled") + " &middot; created " +
-       E(t["created"]) + " &middot; <span id=\"region-count\" data-count=\"" +
-       std::to_string(t["regions"].size()) + "\">" + std::to_string(t["regions"].size()) +
-       " region(s)</span> &middot; " + t.value("stored_rows", json(0)).dump() + " stored rows, " +
-       t.value("stored_cells", json(0)).dump() + " stored cells &middot; <a href=\"/browse/" +
+       E(t["created"]) + " &middot; <span id=\"region-count\" data-count=\"" + region_count + "\">" +
+       region_count + " region(s)</span> &middot; " + StoredCount(t, "stored_rows") + " stored rows, " +
+       StoredCount(t, "stored_cells") + " stored cells &middot; <a href=\"/browse/" +
        UrlEncode(name) + "\">browse data</a></p>";
   b += "<p>Rows read by calls: <b id=\"rows-read\">" + t["rows_read"].dump() +
        "</b>, written: <b id=\"rows-written\">" + t["rows_written"].dump() + "</b></p>";
@@ -282,9 +322,36 @@ std::string RenderTablePage(const json& t) {
   }
   b += "<p>Durability <code>" + E(t["durability"]) + "</code>" +
        (attributes.empty() ? "" : "; attributes " + attributes) + "</p>";
-  b += "<h2>Families</h2>" + FamiliesTable(t["families"]);
-  b += "<h2>Regions</h2>" + RegionsTable(t["regions"]);
+  b += "<h2>Families</h2>" + FamiliesTable(t);
+  b += "<h2>Regions</h2>" + RegionsTable(t);
   return Page(name, b);
+}
+
+std::string RenderBrowseCell(const json& row, const json& c, bool first, const std::string& format) {
+  std::string value;
+  if (c.contains("text")) {
+    if (format == "hex") {
+      value = E(c["hex"]);
+    } else if (format == "long") {
+      value = c["long"].is_null() ? "<span class=\"muted\">(not 8 bytes)</span>" : c["long"].dump();
+    } else {
+      value = E(c["text"]);
+    }
+    if (c.value("truncated", false)) {
+      value += "<span class=\"muted cut\">&hellip; (" + c["length"].dump() + " bytes)</span>";
+    }
+  }
+  std::string key = E(row["key"]);
+  if (row.value("key_length", json(0)).get<size_t>() * 2 > row["key_bytes"].get<std::string>().size()) {
+    key += "&hellip;";
+  }
+  std::string qualifier = E(c["qualifier"]);
+  if (c.contains("qualifier_length")) qualifier += "&hellip;";
+  return "<tr class=\"cell\" data-row=\"" + E(row["key"]) + "\" data-type=\"" + E(c["type"]) + "\">" +
+         "<td class=\"mono row-key\">" + (first ? key : "") + "</td><td class=\"mono\">" +
+         E(c["family"]) + ":" + qualifier + "</td>" + Td(c["timestamp"].dump(), true) +
+         "<td class=\"mono\">" + E(c["date"]) + "</td>" + Td(E(c["type"])) +
+         "<td class=\"mono value\">" + value + "</td></tr>";
 }
 
 std::string RenderBrowsePage(const json& r, const std::string& format) {
@@ -305,34 +372,30 @@ std::string RenderBrowsePage(const json& r, const std::string& format) {
   for (const json& row : r["rows"]) {
     bool first = true;
     for (const json& c : row["cells"]) {
-      std::string value;
-      if (c.contains("text")) {
-        if (format == "hex") {
-          value = E(c["hex"]);
-        } else if (format == "long") {
-          value = c["long"].is_null() ? "<span class=\"muted\">(not 8 bytes)</span>" : c["long"].dump();
-        } else {
-          value = E(c["text"]);
-        }
-      }
-      b += "<tr class=\"cell\" data-row=\"" + E(row["key"]) + "\" data-type=\"" + E(c["type"]) + "\">" +
-           "<td class=\"mono row-key\">" + (first ? E(row["key"]) : "") + "</td><td class=\"mono\">" +
-           E(c["family"]) + ":" + E(c["qualifier"]) + "</td>" + Td(c["timestamp"].dump(), true) +
-           "<td class=\"mono\">" + E(c["date"]) + "</td>" + Td(E(c["type"])) +
-           "<td class=\"mono value\">" + value + "</td></tr>";
+      b += RenderBrowseCell(row, c, first, format);
       first = false;
     }
   }
   b += "</table>";
-  if (r.contains("next_start")) {
-    if (r["next_start"].is_null()) {
-      b += "<p class=\"muted\">More rows follow, from a row key that is not UTF-8 text.</p>";
-    } else {
-      b += "<p><a id=\"next-page\" href=\"/browse/" + UrlEncode(name) + "?start=" +
-           UrlEncode(r["next_start"].get<std::string>()) + "&prefix=" + UrlEncode(r["prefix"].get<std::string>()) +
-           "&limit=" + r["limit"].dump() + "&format=" + UrlEncode(format) +
-           (r["markers"].get<bool>() ? "&markers=1" : "") + "\">next page &rarr;</a></p>";
+  if (r.contains("next_cursor")) {
+    const std::string by = r["ended_by"].get<std::string>();
+    if (by != "limit") {
+      b += "<p id=\"page-ended\" class=\"muted\">The page ended early (" + E(by) + ")" +
+           (r["row_continues"].get<bool>() ? ", inside a row: the next page goes on with its next cell" : "") +
+           ".</p>";
     }
+    // The cursor says where to go on; start and prefix stay for the form. A request line must
+    // fit the console's 16 KiB header limit (http_server.h).
+    const std::string& cursor = r["next_cursor"].get_ref<const std::string&>();
+    if (cursor.size() > (8 << 10)) {
+      b += "<p id=\"no-next-page\">More cells follow, from a key too long to carry in a link.</p>";
+      return Page("Browse " + name, b);
+    }
+    b += "<p><a id=\"next-page\" href=\"/browse/" + UrlEncode(name) + "?cursor=" +
+         UrlEncode(r["next_cursor"].get<std::string>()) + "&start=" +
+         UrlEncode(r["start"].get<std::string>()) + "&prefix=" + UrlEncode(r["prefix"].get<std::string>()) +
+         "&limit=" + r["limit"].dump() + "&format=" + UrlEncode(format) +
+         (r["markers"].get<bool>() ? "&markers=1" : "") + "\">next page &rarr;</a></p>";
   }
   return Page("Browse " + name, b);
 }

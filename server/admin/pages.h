@@ -15,4 +15,13 @@ std::string RenderTablePage(const nlohmann::json& table);
 std::string RenderBrowsePage(const nlohmann::json& rows, const std::string& format);
 std::string RenderErrorPage(int status, const std::string& message);
 
+// Parts of the pages, also used to measure what an entry adds to its page (Console's Measure).
+// One table of /tables: its line in the list and its section below.
+std::string RenderTableListRow(const nlohmann::json& table);
+std::string RenderTableSection(const nlohmann::json& table);
+std::string RenderNamespaceEntry(const nlohmann::json& ns);
+// One cell of the browser (`row` without its cells; `first`: the row's first cell shown).
+std::string RenderBrowseCell(const nlohmann::json& row, const nlohmann::json& cell, bool first,
+                             const std::string& format);
+
 }  // namespace hbemu::server::admin

@@ -1,5 +1,6 @@
 // /metrics: the Prometheus text exposition format (version 0.0.4).
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -7,6 +8,7 @@
 #include "server/admin/process_stats.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/wire_stats.h"
+#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server::admin {
@@ -14,7 +16,9 @@ namespace {
 
 constexpr int kLevels = 7;  // LevelDB's config::kNumLevels
 
-std::string LabelValue(const std::string& value) {
+std::string LabelValue(const std::string& raw) {
+  // The format is UTF-8 text; other bytes are shown as HBase shows them.
+  const std::string value = IsValidUtf8(raw) ? raw : ToStringBinary(raw);
   std::string out;
   for (char c : value) {
     if (c == '\\') {
@@ -94,7 +98,7 @@ std::vector<LevelStats> ParseLevelDbStats(const std::string& text) {
 }  // namespace
 
 std::string Console::PrometheusText() const {
-  RefreshRegions();
+  RefreshTables();
   Writer w;
   const std::string p = "hbase_emulator_";
 
@@ -178,16 +182,21 @@ std::string Console::PrometheusText() const {
 
   const auto tables = sources_.metrics->Tables();
   w.Family(p + "table_rows_read_total", "counter", "Rows read by calls, per table.");
-  for (const TableStats* t : tables) {
+  for (const auto& t : tables) {
     w.Sample(p + "table_rows_read_total", Label("table", t->table), t->rows_read.load());
   }
   w.Family(p + "table_rows_written_total", "counter", "Rows written by calls, per table.");
-  for (const TableStats* t : tables) {
+  for (const auto& t : tables) {
     w.Sample(p + "table_rows_written_total", Label("table", t->table), t->rows_written.load());
   }
   w.Family(p + "table_approximate_bytes", "gauge",
            "LevelDB's estimate of a table's bytes in table files.");
-  for (const auto& table : sources_.store->ListTables()) {
+  // As many tables as have their own series (metric_tables), so /metrics stays bounded too.
+  const auto listed = sources_.store->ListTables();
+  const size_t shown = std::min(listed.size(), static_cast<size_t>(std::max<int64_t>(
+                                                   CurrentLimits().metric_tables, 0)));
+  for (size_t i = 0; i < shown; ++i) {
+    const auto& table = listed[i];
     uint64_t bytes = 0;
     const std::string name = table->name.ToString();
     if (sources_.store->ApproximateTableBytes(name, &bytes).ok()) {

@@ -4,6 +4,7 @@
 
 #include "server/admin/console.h"
 #include "server/admin/pages.h"
+#include "storage/limits.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -12,6 +13,7 @@ using nlohmann::json;
 
 constexpr char kJson[] = "application/json";
 constexpr char kText[] = "text/plain; charset=utf-8";
+constexpr char kHtml[] = "text/html; charset=utf-8";
 
 bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
@@ -57,6 +59,7 @@ Console::BrowseQuery BrowseQueryOf(const std::map<std::string, std::string>& q) 
   };
   query.start = get("start");
   query.prefix = get("prefix");
+  query.cursor = get("cursor");
   // Row keys reach the console through URLs and forms, which carry text.
   if (!IsValidUtf8(query.start) || !IsValidUtf8(query.prefix)) {
     throw Console::RequestError{400, "start row and prefix must be UTF-8 text"};
@@ -94,6 +97,25 @@ BucketSpec BucketSpecOf(const std::map<std::string, std::string>& q) {
   return spec;
 }
 
+// What an entry of /tables adds to the HTML page.
+size_t TablesPageBytes(const json& entry) {
+  if (!entry.contains("families")) return RenderNamespaceEntry(entry).size();
+  return RenderTableListRow(entry).size() + RenderTableSection(entry).size();
+}
+
+// A body larger than admin_page_bytes is not sent: the documents keep within it by
+// construction (lists end early and say so), so this only guards against a page nobody
+// foresaw.
+HttpReply Bounded(HttpReply reply, bool api) {
+  const int64_t limit = CurrentLimits().admin_page_bytes;
+  if (static_cast<int64_t>(reply.body.size()) <= limit) return reply;
+  const std::string message = "this answer would be " + std::to_string(reply.body.size()) +
+                              " bytes, over the admin_page_bytes limit (" + std::to_string(limit) +
+                              "); --limit admin_page_bytes=N raises it";
+  if (api) return {507, kJson, JsonText(json{{"error", message}, {"status", 507}})};
+  return {507, kHtml, RenderErrorPage(507, message)};
+}
+
 }  // namespace
 
 HttpReply Console::Handle(const std::string& method, const std::string& target) {
@@ -103,48 +125,55 @@ HttpReply Console::Handle(const std::string& method, const std::string& target) 
   const std::string query_text = question == std::string::npos ? "" : target.substr(question + 1);
   const bool api = StartsWith(path, "/api/");
   try {
-    const auto query = ParseQuery(query_text);
-    if (path == "/health") return {200, kText, "ok\n"};
-    // Serving requests at all means the store is open and both ports listen (main starts the
-    // console last).
-    if (path == "/ready") return {200, kText, "ready\n"};
-    if (path == "/metrics") {
-      return {200, "text/plain; version=0.0.4; charset=utf-8", PrometheusText()};
-    }
-    if (path == "/" || path == "/index.html") return {200, "text/html; charset=utf-8", RenderOverviewPage(Overview())};
-    if (path == "/tables") return {200, "text/html; charset=utf-8", RenderTablesPage(Tables())};
-    if (StartsWith(path, "/table/")) {
-      return {200, "text/html; charset=utf-8", RenderTablePage(Table(TableFromPath(path.substr(7)), BucketSpecOf(query)))};
-    }
-    if (StartsWith(path, "/browse/")) {
-      const std::string name = TableFromPath(path.substr(8));
-      auto it = query.find("format");
-      const std::string format = it == query.end() || it->second.empty() ? "text" : it->second;
-      if (format != "text" && format != "hex" && format != "long") {
-        throw RequestError{400, "format must be text, hex or long"};
-      }
-      return {200, "text/html; charset=utf-8", RenderBrowsePage(Rows(name, BrowseQueryOf(query)), format)};
-    }
-    if (path == "/api/overview") return {200, kJson, Overview().dump(2)};
-    if (path == "/api/tables") return {200, kJson, Tables().dump(2)};
-    if (StartsWith(path, "/api/tables/")) {
-      std::string rest = path.substr(12);
-      const std::string rows_suffix = "/rows";
-      if (rest.size() > rows_suffix.size() &&
-          rest.compare(rest.size() - rows_suffix.size(), rows_suffix.size(), rows_suffix) == 0) {
-        rest.resize(rest.size() - rows_suffix.size());
-        return {200, kJson, Rows(TableFromPath(rest), BrowseQueryOf(query)).dump(2)};
-      }
-      return {200, kJson, Table(TableFromPath(rest), BucketSpecOf(query)).dump(2)};
-    }
-    throw RequestError{404, "no page at " + path};
+    return Bounded(Route(path, ParseQuery(query_text)), api);
   } catch (const RequestError& e) {
-    if (api) return {e.status, kJson, json{{"error", e.message}, {"status", e.status}}.dump()};
-    return {e.status, "text/html; charset=utf-8", RenderErrorPage(e.status, e.message)};
+    if (api) return {e.status, kJson, JsonText(json{{"error", e.message}, {"status", e.status}}, -1)};
+    return {e.status, kHtml, RenderErrorPage(e.status, e.message)};
   } catch (const nlohmann::json::exception& e) {
-    // A document that cannot be serialised (bytes that are not UTF-8 in a name).
-    return {500, "text/html; charset=utf-8", RenderErrorPage(500, e.what())};
+    // A page that does not match its document: a bug, not the request's fault.
+    if (api) return {500, kJson, JsonText(json{{"error", e.what()}, {"status", 500}}, -1)};
+    return {500, kHtml, RenderErrorPage(500, e.what())};
   }
+}
+
+HttpReply Console::Route(const std::string& path,
+                         const std::map<std::string, std::string>& query) const {
+  if (path == "/health") return {200, kText, "ok\n"};
+  // Serving requests at all means the store is open and both ports listen (main starts the
+  // console last).
+  if (path == "/ready") return {200, kText, "ready\n"};
+  if (path == "/metrics") return {200, "text/plain; version=0.0.4; charset=utf-8", PrometheusText()};
+  if (path == "/" || path == "/index.html") return {200, kHtml, RenderOverviewPage(Overview())};
+  if (path == "/tables") return {200, kHtml, RenderTablesPage(Tables(TablesPageBytes))};
+  if (StartsWith(path, "/table/")) {
+    return {200, kHtml, RenderTablePage(Table(TableFromPath(path.substr(7)), BucketSpecOf(query)))};
+  }
+  if (StartsWith(path, "/browse/")) {
+    const std::string name = TableFromPath(path.substr(8));
+    auto it = query.find("format");
+    const std::string format = it == query.end() || it->second.empty() ? "text" : it->second;
+    if (format != "text" && format != "hex" && format != "long") {
+      throw RequestError{400, "format must be text, hex or long"};
+    }
+    const json rows = Rows(name, BrowseQueryOf(query),
+                           [&format](const json& row, const json& cell, bool first) {
+                             return RenderBrowseCell(row, cell, first, format).size();
+                           });
+    return {200, kHtml, RenderBrowsePage(rows, format)};
+  }
+  if (path == "/api/overview") return {200, kJson, JsonText(Overview())};
+  if (path == "/api/tables") return {200, kJson, JsonText(Tables())};
+  if (StartsWith(path, "/api/tables/")) {
+    std::string rest = path.substr(12);
+    const std::string rows_suffix = "/rows";
+    if (rest.size() > rows_suffix.size() &&
+        rest.compare(rest.size() - rows_suffix.size(), rows_suffix.size(), rows_suffix) == 0) {
+      rest.resize(rest.size() - rows_suffix.size());
+      return {200, kJson, JsonText(Rows(TableFromPath(rest), BrowseQueryOf(query)))};
+    }
+    return {200, kJson, JsonText(Table(TableFromPath(rest), BucketSpecOf(query)))};
+  }
+  throw RequestError{404, "no page at " + path};
 }
 
 }  // namespace hbemu::server::admin

@@ -137,5 +137,48 @@ TEST(ServerOptionsTest, UnknownLimitIsAnError) {
   EXPECT_NE(error.find("unknown limit 'bogus'"), std::string::npos) << error;
 }
 
+TEST(ServerOptionsTest, TheConsoleStaysOnLoopbackUnlessAdminBindSaysOtherwise) {
+  ServerOptions loopback;
+  std::string error;
+  ASSERT_TRUE(Parse({}, &loopback, &error)) << error;
+  EXPECT_EQ(loopback.admin_bind_address, "127.0.0.1");
+  EXPECT_TRUE(loopback.warnings.empty());
+
+  ServerOptions all;
+  ASSERT_TRUE(Parse({"--bind", "0.0.0.0"}, &all, &error)) << error;
+  EXPECT_EQ(all.admin_bind_address, "127.0.0.1");
+  ASSERT_EQ(all.warnings.size(), 1u);
+  EXPECT_NE(all.warnings[0].find("no authentication"), std::string::npos);
+
+  ServerOptions v6;
+  ASSERT_TRUE(Parse({"-b", "::"}, &v6, &error)) << error;
+  EXPECT_EQ(v6.admin_bind_address, "::1");
+
+  ServerOptions asked;
+  ASSERT_TRUE(Parse({"--bind", "0.0.0.0", "--admin-bind=0.0.0.0"}, &asked, &error)) << error;
+  EXPECT_EQ(asked.admin_bind_address, "0.0.0.0");
+  ASSERT_EQ(asked.warnings.size(), 2u);
+  EXPECT_NE(asked.warnings[1].find("admin console"), std::string::npos);
+
+  ServerOptions other_loopback;
+  ASSERT_TRUE(Parse({"--bind", "127.0.0.2"}, &other_loopback, &error)) << error;
+  EXPECT_EQ(other_loopback.admin_bind_address, "127.0.0.2");
+  EXPECT_TRUE(other_loopback.warnings.empty());
+
+  ServerOptions no_admin;
+  ASSERT_TRUE(Parse({"--admin-bind", "10.0.0.1", "--no-admin"}, &no_admin, &error)) << error;
+  EXPECT_TRUE(no_admin.warnings.empty());
+  EXPECT_FALSE(Parse({"--admin-bind="}, &no_admin, &error));
+}
+
+TEST(ServerOptionsTest, LoopbackAddressesAreTheLoopbackNetAndLocalhost) {
+  for (const char* a : {"127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "::ffff:127.0.0.1"}) {
+    EXPECT_TRUE(IsLoopbackAddress(a)) << a;
+  }
+  for (const char* a : {"0.0.0.0", "::", "10.0.0.1", "192.168.1.1", "example.com", "", "128.0.0.1"}) {
+    EXPECT_FALSE(IsLoopbackAddress(a)) << a;
+  }
+}
+
 }  // namespace
 }  // namespace hbemu::server

@@ -1,13 +1,16 @@
 #include "server/admin/console.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "server/admin/metrics.h"
 #include "server/net/wire_stats.h"
 #include "storage/store.h"
+#include "tests/server/admin/scoped_limits.h"
 #include "tests/test_util.h"
 
 namespace hbemu::server::admin {
@@ -25,6 +28,19 @@ class ConsoleTest : public ::testing::Test {
     f.name = "f";
     f.max_versions = 3;
     ASSERT_OK(store_->CreateTable("t", std::vector<storage::FamilyDescriptor>{f}));
+    // As main() does: series for existing tables only, with their regions from the start.
+    const storage::Store* store = store_.get();
+    metrics_.SetTableCatalog(
+        [store](std::string_view table) -> std::optional<std::vector<std::string>> {
+          std::shared_ptr<const storage::TableDescriptor> descriptor;
+          if (!store->DescribeTable(table, &descriptor).ok()) return std::nullopt;
+          return descriptor->split_keys;
+        },
+        [store] {
+          std::vector<std::string> names;
+          for (const auto& t : store->ListTables()) names.push_back(t->name.ToString());
+          return names;
+        });
     ConsoleSources sources;
     sources.store = store_.get();
     sources.metrics = &metrics_;
@@ -238,6 +254,200 @@ TEST_F(ConsoleTest, MetricsTextHasCallsTablesLevelDbAndProcess) {
   EXPECT_NE(text.find("hbase_emulator_leveldb_files{level=\"0\"}"), std::string::npos);
   EXPECT_NE(text.find("process_resident_memory_bytes "), std::string::npos);
   EXPECT_NE(text.find("# TYPE hbase_emulator_call_duration_seconds histogram"), std::string::npos);
+}
+
+// Cells of one page of /api/tables/t/rows, in order, as "row/qualifier".
+std::vector<std::string> CellsOf(const json& page) {
+  std::vector<std::string> out;
+  for (const json& row : page["rows"]) {
+    for (const json& cell : row["cells"]) {
+      out.push_back(row["key"].get<std::string>() + "/" + cell["qualifier"].get<std::string>());
+    }
+  }
+  return out;
+}
+
+TEST_F(ConsoleTest, ValuesKeysAndQualifiersShowTheirFirstBytesAndFullLength) {
+  ScopedLimits limits([] {
+    Limits l;
+    l.admin_value_bytes = 4;
+    return l;
+  }());
+  storage::RowMutation m;
+  m.row = "a-long-row";
+  m.mutations.push_back({storage::MutationType::kPut, "f", "qualifier", 1, "0123456789"});
+  m.mutations.push_back({storage::MutationType::kPut, "f", "q", 1, std::string("\0\0\0\0\0\0\0\x2a", 8)});
+  ASSERT_OK(store_->Mutate("t", m));
+  json page = console_->Rows("t", {});
+  const json& row = page["rows"][0];
+  EXPECT_EQ(row["key"], "a-lo");
+  EXPECT_EQ(row["key_length"], 10);
+  const json& cells = row["cells"];
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[0]["qualifier"], "q");
+  EXPECT_EQ(cells[0]["length"], 8);
+  EXPECT_TRUE(cells[0]["long"].is_null());  // only 4 of its 8 bytes are here
+  EXPECT_EQ(cells[1]["qualifier"], "qual");
+  EXPECT_EQ(cells[1]["qualifier_length"], 9);
+  EXPECT_EQ(cells[1]["text"], "0123");
+  EXPECT_EQ(cells[1]["hex"], "30313233");
+  EXPECT_EQ(cells[1]["length"], 10);
+  EXPECT_TRUE(cells[1]["truncated"].get<bool>());
+  HttpReply html = console_->Handle("GET", "/browse/t");
+  EXPECT_NE(html.body.find("&hellip; (10 bytes)"), std::string::npos);
+}
+
+TEST_F(ConsoleTest, TheCellCapCutsARowAndTheCursorGoesOnWithItsNextCell) {
+  ScopedLimits limits([] {
+    Limits l;
+    l.admin_page_cells = 10;
+    return l;
+  }());
+  storage::RowMutation wide;
+  wide.row = "w";
+  std::vector<std::string> expected;
+  for (int i = 0; i < 25; ++i) {
+    const std::string q = "q" + std::to_string(100 + i);
+    wide.mutations.push_back({storage::MutationType::kPut, "f", q, 1, "v"});
+    expected.push_back("w/" + q);
+  }
+  ASSERT_OK(store_->Mutate("t", wide));
+  Put("x", 1, "v");
+  expected.push_back("x/q");
+
+  std::vector<std::string> seen;
+  Console::BrowseQuery q;
+  q.limit = 5;
+  for (int pages = 0; pages < 10; ++pages) {
+    json page = console_->Rows("t", q);
+    const std::vector<std::string> cells = CellsOf(page);
+    EXPECT_LE(cells.size(), 10u);
+    seen.insert(seen.end(), cells.begin(), cells.end());
+    if (!page.contains("next_cursor")) break;
+    EXPECT_EQ(page["ended_by"], "admin_page_cells");
+    EXPECT_EQ(page["row_continues"], !page.contains("next_start"));
+    q.cursor = page["next_cursor"].get<std::string>();
+  }
+  EXPECT_EQ(seen, expected);
+
+  HttpReply html = console_->Handle("GET", "/browse/t");
+  EXPECT_NE(html.body.find("id=\"page-ended\""), std::string::npos);
+  EXPECT_NE(html.body.find("inside a row"), std::string::npos);
+  EXPECT_NE(html.body.find("?cursor="), std::string::npos);
+  EXPECT_EQ(console_->Handle("GET", "/browse/t?cursor=xyz").status, 400);
+  EXPECT_EQ(console_->Handle("GET", "/api/tables/t/rows?cursor=abc").status, 400);
+}
+
+TEST_F(ConsoleTest, APageEndsBeforeItsBodyPassesAdminPageBytes) {
+  ScopedLimits limits([] {
+    Limits l;
+    l.admin_page_bytes = 64 << 10;
+    return l;
+  }());
+  for (int i = 0; i < 200; ++i) {
+    Put("r" + std::to_string(1000 + i), 1, std::string(1000, '"'));  // 6x in HTML, 2x in JSON
+  }
+  for (const std::string& target : {"/api/tables/t/rows?limit=200", "/browse/t?limit=200",
+                                    "/browse/t?limit=200&format=hex"}) {
+    HttpReply reply = console_->Handle("GET", target);
+    EXPECT_EQ(reply.status, 200) << target;
+    EXPECT_LE(reply.body.size(), 64u << 10) << target;
+    EXPECT_GT(reply.body.size(), 32u << 10) << target;  // and uses most of it
+  }
+  json page = json::parse(console_->Handle("GET", "/api/tables/t/rows?limit=200").body);
+  EXPECT_EQ(page["ended_by"], "admin_page_bytes");
+  EXPECT_FALSE(page["row_continues"].get<bool>());
+  EXPECT_LT(page["rows"].size(), 200u);
+  // A page of one cell bigger than the budget still shows that cell, so paging moves on.
+  ScopedLimits tiny([] {
+    Limits l;
+    l.admin_page_bytes = 1;
+    return l;
+  }());
+  page = console_->Rows("t", {});
+  EXPECT_EQ(CellsOf(page).size(), 1u);
+  EXPECT_EQ(page["next_start"], "r1001");
+}
+
+TEST_F(ConsoleTest, TheTablesListEndsAtThePageBudgetAndSaysSo) {
+  ScopedLimits limits([] {
+    Limits l;
+    l.admin_page_bytes = 40 << 10;
+    return l;
+  }());
+  storage::FamilyDescriptor f;
+  f.name = "f";
+  for (int i = 0; i < 200; ++i) {
+    ASSERT_OK(store_->CreateTable("table_" + std::to_string(i), std::vector<storage::FamilyDescriptor>{f}));
+  }
+  HttpReply api = console_->Handle("GET", "/api/tables");
+  ASSERT_EQ(api.status, 200);
+  EXPECT_LE(api.body.size(), 40u << 10);
+  json doc = json::parse(api.body);
+  EXPECT_EQ(doc["ended_by"], "admin_page_bytes");
+  EXPECT_EQ(doc["table_count"], 201);
+  EXPECT_LT(doc["tables"].size(), 201u);
+  HttpReply html = console_->Handle("GET", "/tables");
+  ASSERT_EQ(html.status, 200);
+  EXPECT_LE(html.body.size(), 40u << 10);
+  EXPECT_NE(html.body.find("id=\"page-ended\""), std::string::npos);
+}
+
+TEST_F(ConsoleTest, ATableWithThousandsOfRegionsShowsThoseThatFit) {
+  ScopedLimits limits([] {
+    Limits l;
+    l.admin_page_bytes = 256 << 10;
+    return l;
+  }());
+  storage::TableDescriptor spec;
+  storage::FamilyDescriptor f;
+  f.name = "f";
+  spec.families = {f};
+  for (int i = 0; i < 5000; ++i) spec.split_keys.push_back("split" + std::to_string(10000 + i));
+  ASSERT_OK(store_->CreateTable("many", spec));
+  for (const std::string& target : {"/table/many", "/api/tables/many", "/tables", "/api/tables"}) {
+    HttpReply reply = console_->Handle("GET", target);
+    EXPECT_EQ(reply.status, 200) << target;
+    EXPECT_LE(reply.body.size(), 256u << 10) << target;
+  }
+  json t = console_->Table("many");
+  EXPECT_EQ(t["region_count"], 5001);
+  EXPECT_LT(t["regions"].size(), 5001u);
+  EXPECT_GT(t["regions"].size(), 10u);
+}
+
+TEST_F(ConsoleTest, DroppedTablesLeaveMetricsAndTheirPagesAnswer404) {
+  storage::FamilyDescriptor f;
+  f.name = "f";
+  ASSERT_OK(store_->CreateTable("gone", std::vector<storage::FamilyDescriptor>{f}));
+  {
+    CallScope call(&metrics_, "thrift1", "mutateRow");
+    NoteWrite("gone", "r");
+  }
+  EXPECT_NE(console_->Handle("GET", "/metrics").body.find("{table=\"gone\"}"), std::string::npos);
+  ASSERT_OK(store_->DisableTable("gone"));
+  ASSERT_OK(store_->DeleteTable("gone"));
+  EXPECT_EQ(console_->Handle("GET", "/metrics").body.find("{table=\"gone\"}"), std::string::npos);
+  EXPECT_EQ(metrics_.FindTable("gone"), nullptr);
+  EXPECT_EQ(console_->Handle("GET", "/table/gone").status, 404);
+}
+
+TEST_F(ConsoleTest, TablesNeverCalledShowTheirRegionsAndNoSeriesIsMadeForThem) {
+  storage::TableDescriptor spec;
+  storage::FamilyDescriptor f;
+  f.name = "f";
+  spec.families = {f};
+  spec.split_keys = {"m"};
+  ASSERT_OK(store_->CreateTable("quiet", spec));
+  json t = console_->Table("quiet");
+  EXPECT_EQ(t["metrics"], "none");
+  EXPECT_EQ(t["heat"]["regions"].size(), 2u);
+  EXPECT_EQ(metrics_.FindTable("quiet"), nullptr);
+}
+
+TEST(ConsoleHelpersTest, JsonTextTurnsBytesThatAreNotUtf8IntoReplacementCharacters) {
+  const std::string text = JsonText(json{{"name", std::string("a\xff\xfe", 3)}}, -1);
+  EXPECT_EQ(text, "{\"name\":\"a\xef\xbf\xbd\xef\xbf\xbd\"}");
 }
 
 TEST(ConsoleWireTest, MetricsTextShowsConnectionsByModeAndOnCallThreads) {

@@ -1,6 +1,13 @@
 #include "server/admin/http_server.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <boost/asio.hpp>
 #include <gtest/gtest.h>
@@ -90,6 +97,65 @@ TEST_F(HttpServerTest, StopIsIdempotentAndFreesThePort) {
   });
   std::string error;
   EXPECT_TRUE(again.Start(&error)) << error;
+}
+
+// Uses up the process's descriptors for as long as it lives: the soft limit is lowered to just
+// above what is open, and the rest are filled with copies of one descriptor.
+class DescriptorsUsedUp {
+ public:
+  DescriptorsUsedUp() {
+    getrlimit(RLIMIT_NOFILE, &saved_);
+    int open_now = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+      (void)entry;
+      ++open_now;
+    }
+    rlimit low = saved_;
+    low.rlim_cur = static_cast<rlim_t>(open_now + 8);
+    setrlimit(RLIMIT_NOFILE, &low);
+    for (;;) {
+      const int fd = dup(0);
+      if (fd < 0) break;
+      fds_.push_back(fd);
+    }
+  }
+  ~DescriptorsUsedUp() {
+    for (int fd : fds_) close(fd);
+    setrlimit(RLIMIT_NOFILE, &saved_);
+  }
+
+ private:
+  rlimit saved_{};
+  std::vector<int> fds_;
+};
+
+TEST_F(HttpServerTest, OutOfDescriptorsTheAcceptLoopWaitsAndServesOnceTheyAreBack) {
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.open(tcp::v4());  // its descriptor, before they run out
+  {
+    DescriptorsUsedUp used_up;
+    // The connection waits in the listen backlog: every accept fails with EMFILE.
+    socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server_->port()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    const uint64_t failures = server_->accept_failures();
+    EXPECT_GE(failures, 1u);
+    // Retried after 10, 20, 40, ... ms: a handful of tries, where a loop that retries at once
+    // makes hundreds of thousands in this time.
+    EXPECT_LE(failures, 20u);
+  }
+  const std::string request = "GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n";
+  asio::write(socket, asio::buffer(request));
+  std::string response;
+  boost::system::error_code ec;
+  char buf[4096];
+  for (;;) {
+    const size_t n = socket.read_some(asio::buffer(buf), ec);
+    if (ec) break;
+    response.append(buf, n);
+  }
+  EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
+  EXPECT_EQ(calls_, 1);
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#include "server/admin/known_methods.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace hbemu::server::admin {
+namespace {
+
+// Sorted, for binary search. tests/server/admin/known_methods_test.cc checks both lists against
+// the IDL files, so a method added there cannot be forgotten here.
+constexpr std::string_view kThrift1[] = {
+    "append", "atomicIncrement", "checkAndPut", "compact", "createTable", "deleteAll",
+    "deleteAllRow", "deleteAllRowTs", "deleteAllTs", "deleteTable", "disableTable", "enableTable",
+    "get", "getClusterId", "getColumnDescriptors", "getRegionInfo", "getRow", "getRowTs",
+    "getRowWithColumns", "getRowWithColumnsTs", "getRows", "getRowsTs", "getRowsWithColumns",
+    "getRowsWithColumnsTs", "getTableNames", "getTableNamesWithIsTableEnabled", "getTableRegions",
+    "getThriftServerType", "getVer", "getVerTs", "grant", "increment", "incrementRows",
+    "isTableEnabled", "majorCompact", "mutateRow", "mutateRowTs", "mutateRows", "mutateRowsTs",
+    "revoke", "scannerClose", "scannerGet", "scannerGetList", "scannerOpen", "scannerOpenTs",
+    "scannerOpenWithPrefix", "scannerOpenWithScan", "scannerOpenWithStop",
+    "scannerOpenWithStopTs",
+};
+constexpr std::string_view kThrift2[] = {
+    "addColumnFamily", "append", "checkAndDelete", "checkAndMutate", "checkAndPut",
+    "clearSlowLogResponses", "closeScanner", "createNamespace", "createTable",
+    "deleteColumnFamily", "deleteMultiple", "deleteNamespace", "deleteSingle", "deleteTable",
+    "disableTable", "enableTable", "exists", "existsAll", "get", "getAllRegionLocations",
+    "getClusterId", "getMultiple", "getNamespaceDescriptor", "getRegionLocation",
+    "getScannerResults", "getScannerRows", "getSlowLogResponses", "getTableDescriptor",
+    "getTableDescriptors", "getTableDescriptorsByNamespace", "getTableDescriptorsByPattern",
+    "getTableNamesByNamespace", "getTableNamesByPattern", "getThriftServerType", "increment",
+    "isTableAvailable", "isTableAvailableWithSplit", "isTableDisabled", "isTableEnabled",
+    "listNamespaceDescriptors", "listNamespaces", "modifyColumnFamily", "modifyNamespace",
+    "modifyTable", "mutateRow", "openScanner", "put", "putMultiple", "tableExists",
+    "truncateTable",
+};
+
+template <size_t N>
+bool Contains(const std::string_view (&names)[N], std::string_view method) {
+  return std::binary_search(std::begin(names), std::end(names), method);
+}
+
+}  // namespace
+
+bool IsKnownMethod(std::string_view service, std::string_view method) {
+  if (service == "thrift1") return Contains(kThrift1, method);
+  if (service == "thrift2") return Contains(kThrift2, method);
+  return false;
+}
+
+}  // namespace hbemu::server::admin
