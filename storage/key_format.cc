@@ -154,11 +154,14 @@ size_t RowKeyPrefixLength(std::string_view key) {
   return 0;
 }
 
+size_t ColumnKeyPrefixLength(std::string_view cell_key) {
+  return cell_key.size() - kCellKeyTailLength;
+}
+
 bool DecodeRowKeyPrefix(std::string_view row_key_prefix, std::string* scratch,
                         std::string_view* row) {
-  uint64_t table_id;
-  std::string_view encoded = row_key_prefix;
-  if (!GetTaggedId(&encoded, kCellTag, &table_id)) return false;
+  if (row_key_prefix.size() < kTaggedIdLength || row_key_prefix[0] != kCellTag) return false;
+  std::string_view encoded = row_key_prefix.substr(kTaggedIdLength);
   constexpr std::string_view kTerminator("\0\x01", 2);
   if (encoded.size() >= kTerminator.size() && encoded.find('\0') == encoded.size() - 2 &&
       encoded.substr(encoded.size() - 2) == kTerminator) {

@@ -93,6 +93,9 @@ bool ParseCellKeySuffix(std::string_view suffix, ParsedCellKey* out);
 
 // Length of the r + id + enc(row) part at the front of a cell key, or 0 if malformed.
 size_t RowKeyPrefixLength(std::string_view key);
+// Length of a cell key without its timestamp and type: the front every version and marker of
+// one column shares. REQUIRES: `cell_key` parses (ParseCellKey).
+size_t ColumnKeyPrefixLength(std::string_view cell_key);
 // The row key of a RowKeyPrefix. Most row keys hold no zero byte: their *row then points into
 // `row_key_prefix` and nothing is copied; otherwise it is decoded into *scratch.
 bool DecodeRowKeyPrefix(std::string_view row_key_prefix, std::string* scratch,
