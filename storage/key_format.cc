@@ -194,9 +194,10 @@ bool DecodeCellValue(std::string_view stored, std::string_view* value, int64_t* 
     *expires_at_ms = kNoExpiry;
     return true;
   }
-  if (stored[0] == '\x01' && stored.size() >= 9) {
+  constexpr size_t kExpiryHeaderLength = 1 + 8;  // tag + expires_at_ms
+  if (stored[0] == '\x01' && stored.size() >= kExpiryHeaderLength) {
     *expires_at_ms = static_cast<int64_t>(DecodeFixed64BE(stored.data() + 1));
-    *value = stored.substr(9);
+    *value = stored.substr(kExpiryHeaderLength);
     return true;
   }
   return false;
