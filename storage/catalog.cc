@@ -97,9 +97,10 @@ Status Catalog::Load() {
 
   const std::string ns_prefix = NamespaceKeyPrefix();
   for (it->Seek(ns_prefix); it->Valid() && it->key().starts_with(ns_prefix); it->Next()) {
-    std::string_view key(it->key().data() + 1, it->key().size() - 1);
     NamespaceDescriptor ns;
-    if (!GetEscapedTerminated(&key, &ns.name)) return Status::Corruption("bad namespace key");
+    if (!ParseNamespaceKey(std::string_view(it->key().data(), it->key().size()), &ns.name)) {
+      return Status::Corruption("bad namespace key");
+    }
     HBEMU_RETURN_IF_ERROR(DecodeNamespaceDescriptor(
         std::string_view(it->value().data(), it->value().size()), &ns));
     namespaces_[ns.name] = std::move(ns);
@@ -478,7 +479,10 @@ Status Catalog::DroppedTables(std::vector<uint64_t>* ids) const {
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
   const std::string prefix = DroppedTablePrefix();
   for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    if (it->key().size() == 9) ids->push_back(DecodeFixed64BE(it->key().data() + 1));
+    uint64_t id;
+    if (ParseDroppedTableKey(std::string_view(it->key().data(), it->key().size()), &id)) {
+      ids->push_back(id);
+    }
   }
   // An iterator that stops on a read error looks like the end: without this check a failed
   // read would pass for "nothing left to sweep".

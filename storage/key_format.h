@@ -49,7 +49,9 @@ std::string DroppedTableKey(uint64_t table_id);
 std::string DroppedTablePrefix();
 std::string DroppedFamilyKey(uint64_t table_id, std::string_view family);
 std::string DroppedFamilyPrefix();
-// The inverse of DroppedFamilyKey.
+// The inverses of NamespaceKey, DroppedTableKey and DroppedFamilyKey.
+bool ParseNamespaceKey(std::string_view key, std::string* ns);
+bool ParseDroppedTableKey(std::string_view key, uint64_t* table_id);
 bool ParseDroppedFamilyKey(std::string_view key, uint64_t* table_id, std::string* family);
 
 // Half-open key range [start, limit) of LevelDB keys.
@@ -91,6 +93,13 @@ bool ParseCellKeySuffix(std::string_view suffix, ParsedCellKey* out);
 
 // Length of the r + id + enc(row) part at the front of a cell key, or 0 if malformed.
 size_t RowKeyPrefixLength(std::string_view key);
+// Length of a cell key without its timestamp and type: the front every version and marker of
+// one column shares. REQUIRES: `cell_key` parses (ParseCellKey).
+size_t ColumnKeyPrefixLength(std::string_view cell_key);
+// The row key of a RowKeyPrefix. Most row keys hold no zero byte: their *row then points into
+// `row_key_prefix` and nothing is copied; otherwise it is decoded into *scratch.
+bool DecodeRowKeyPrefix(std::string_view row_key_prefix, std::string* scratch,
+                        std::string_view* row);
 
 // Cell values start with a tag byte so per-cell attributes can ride along with the value.
 //   0x00 + value                              plain value

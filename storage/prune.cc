@@ -1,6 +1,5 @@
 #include "storage/prune.h"
 
-#include <limits>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,9 +11,8 @@
 
 #include "storage/coding.h"
 #include "storage/key_format.h"
-#include "storage/read_spec.h"
 #include "storage/row_locks.h"
-#include "storage/visibility.h"
+#include "storage/row_reader.h"
 
 namespace hbemu::storage {
 namespace {
@@ -26,36 +24,6 @@ Status FromLevelDb(const leveldb::Status& s) {
 
 std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
 
-// A read of every column and every version over all time: what a flush keeps.
-ReadSpec FlushReadSpec() {
-  ReadSpec spec;
-  spec.max_versions = std::numeric_limits<int32_t>::max();  // capped by each family's VERSIONS
-  return spec;
-}
-
-// Walks the row that `it` stands at (its keys start with `row_prefix`) and appends to *doomed
-// the keys of the puts a flush drops. Leaves `it` at the first key after the row.
-Status CollectRow(leveldb::Iterator* it, std::string_view row_prefix, const TableDescriptor& table,
-                  const ReadSpec& spec, int64_t now_ms, std::vector<std::string>* doomed) {
-  RowVisibility visibility(&table, &spec, now_ms, nullptr, {},
-                           RowVisibility::Purpose::kFlush);
-  ParsedCellKey cell;
-  std::vector<Cell> kept;
-  for (; it->Valid() && it->key().starts_with(leveldb::Slice(row_prefix.data(), row_prefix.size()));
-       it->Next()) {
-    const std::string_view key = View(it->key());
-    if (!ParseCellKeySuffix(key.substr(row_prefix.size()), &cell)) {
-      return Status::Corruption("bad cell key while pruning table " + table.name.ToString());
-    }
-    const size_t before = kept.size();
-    visibility.Add(cell.family, cell.qualifier, cell.timestamp, cell.type, View(it->value()),
-                   &kept);
-    if (cell.type != CellType::kPut || table.FindFamily(cell.family) == nullptr) continue;
-    if (kept.size() == before) doomed->emplace_back(key);
-  }
-  return FromLevelDb(it->status());
-}
-
 // Rows the lock-free pass found something to drop in, pruned together.
 struct RowGroup {
   std::vector<std::string> prefixes;  // r + id + enc(row)
@@ -66,14 +34,15 @@ constexpr size_t kRowsPerGroup = 256;
 // Prunes a group of rows again under their locks, from a fresh view, so writes that landed
 // after the lock-free pass are judged too. One LevelDB write for the group.
 Status PruneGroupLocked(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
-                        const RowGroup& group, const ReadSpec& spec, int64_t now_ms, bool sync) {
+                        const RowGroup& group, int64_t now_ms, bool sync) {
   const std::vector<std::string_view> rows(group.rows.begin(), group.rows.end());
   auto locks = row_locks->LockAll(table.id, rows);
   std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+  RowReader reader(&table, now_ms, RowReader::ForFlush());
   std::vector<std::string> doomed;
   for (const std::string& prefix : group.prefixes) {
     it->Seek(prefix);
-    HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), prefix, table, spec, now_ms, &doomed));
+    HBEMU_RETURN_IF_ERROR(reader.ReadForFlush(it.get(), prefix, &doomed));
   }
   if (doomed.empty()) return Status::OK();
   leveldb::WriteBatch batch;
@@ -87,11 +56,11 @@ Status PruneGroupLocked(leveldb::DB* db, RowLocks* row_locks, const TableDescrip
 
 Status PruneTable(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& table,
                   int64_t now_ms, bool sync) {
-  const ReadSpec spec = FlushReadSpec();
+  RowReader reader(&table, now_ms, RowReader::ForFlush());
   const KeyRange range = TableCellRange(table.id);
   std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
   std::string row_prefix;
-  ParsedCellKey parsed;
+  std::string row_scratch;
   std::vector<std::string> doomed;
   RowGroup group;
   // A lock-free pass finds the rows with something to drop; only those are locked and read
@@ -100,23 +69,27 @@ Status PruneTable(leveldb::DB* db, RowLocks* row_locks, const TableDescriptor& t
   while (it->Valid() && it->key().compare(range.limit) < 0) {
     const std::string_view key = View(it->key());
     const size_t row_len = RowKeyPrefixLength(key);
-    if (row_len == 0 || !ParseCellKey(key, &parsed)) {
+    if (row_len == 0) {
       return Status::Corruption("bad cell key while pruning table " + table.name.ToString());
     }
     row_prefix.assign(key.data(), row_len);
     doomed.clear();
-    HBEMU_RETURN_IF_ERROR(CollectRow(it.get(), row_prefix, table, spec, now_ms, &doomed));
+    HBEMU_RETURN_IF_ERROR(reader.ReadForFlush(it.get(), row_prefix, &doomed));
     if (doomed.empty()) continue;
+    std::string_view row;
+    if (!DecodeRowKeyPrefix(row_prefix, &row_scratch, &row)) {
+      return Status::Corruption("bad row key while pruning table " + table.name.ToString());
+    }
     group.prefixes.push_back(row_prefix);
-    group.rows.push_back(parsed.row);
+    group.rows.emplace_back(row);
     if (group.rows.size() == kRowsPerGroup) {
-      HBEMU_RETURN_IF_ERROR(PruneGroupLocked(db, row_locks, table, group, spec, now_ms, sync));
+      HBEMU_RETURN_IF_ERROR(PruneGroupLocked(db, row_locks, table, group, now_ms, sync));
       group = RowGroup();
     }
   }
   HBEMU_RETURN_IF_ERROR(FromLevelDb(it->status()));
   if (group.rows.empty()) return Status::OK();
-  return PruneGroupLocked(db, row_locks, table, group, spec, now_ms, sync);
+  return PruneGroupLocked(db, row_locks, table, group, now_ms, sync);
 }
 
 }  // namespace hbemu::storage

@@ -16,9 +16,9 @@ class RowLocks;
 // HBase's memstore flush, which every region close runs: at disableTable, and when a schema
 // change (modifyTable, add/modify/deleteColumnFamily on an enabled table) reopens the regions
 // with the old descriptor still in force. Of each column the flush keeps what a read of every
-// version would see at that moment (RowVisibility in its kFlush purpose: VERSIONS, family TTL
-// beyond MIN_VERSIONS, cell TTL, cells masked by delete markers unless KEEP_DELETED_CELLS) and
-// every delete marker; the rest is deleted here. Cells of families `table` does not name are
+// version would see at that moment (RowReader::ReadForFlush: VERSIONS, family TTL beyond
+// MIN_VERSIONS, cell TTL, cells masked by delete markers unless KEEP_DELETED_CELLS) and every
+// delete marker; the rest is deleted here. Cells of families `table` does not name are
 // left alone (a dropped family has its own sweep).
 //
 // Deviation, on purpose: HBase flushes only the memstore, so a cell that an earlier flush wrote

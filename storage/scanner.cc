@@ -1,15 +1,13 @@
 #include "storage/scanner.h"
 
 #include <algorithm>
-#include <iterator>
-#include <optional>
 
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
 
 #include "storage/coding.h"
 #include "storage/key_format.h"
-#include "storage/visibility.h"
+#include "storage/row_reader.h"
 
 namespace hbemu::storage {
 namespace {
@@ -22,113 +20,7 @@ Status IteratorStatus(const leveldb::Iterator* it) {
 
 std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
 
-// The row key of a row's key prefix (r + id + enc(row)). Most keys hold no zero byte, so
-// their encoding is the key itself plus the terminator and they need no copy.
-bool DecodeRowKey(const std::string& row_key_prefix, std::string* scratch, std::string_view* row) {
-  std::string_view encoded(row_key_prefix);
-  encoded.remove_prefix(9);  // tag + table id
-  if (encoded.size() >= 2 && encoded.substr(encoded.size() - 2) == std::string_view("\0\x01", 2) &&
-      encoded.find('\0') == encoded.size() - 2) {
-    *row = encoded.substr(0, encoded.size() - 2);
-    return true;
-  }
-  if (!GetEscapedTerminated(&encoded, scratch)) return false;
-  *row = *scratch;
-  return true;
-}
-
 }  // namespace
-
-Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
-               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowBatch* out, Filter* filter, int32_t /*batch*/, bool* scan_done,
-               bool* hidden_tail, RowVisibility* reused) {
-  std::string decoded;
-  std::string_view row;
-  if (!DecodeRowKey(row_key_prefix, &decoded, &row)) return Status::Corruption("bad row key");
-  out->BeginRow(row);
-  const size_t row_index = out->size() - 1;
-  if (filter != nullptr) {
-    // RegionScannerImpl: a finished filter ends the scan; filterRowKey may drop the row
-    // before any of its cells is read (FilterWrapper checks filterAllRemaining first).
-    if (filter->FilterAllRemaining()) {
-      *scan_done = true;
-      return Status::OK();
-    }
-    if (filter->FilterRowKey(row)) {
-      if (filter->FilterAllRemaining()) *scan_done = true;
-      filter->Reset();
-      it->Seek(PrefixSuccessor(row_key_prefix));
-      return IteratorStatus(it);
-    }
-  }
-  // A row-level filter rewrites the row's cell list (filterRowCells): it gets Cells. Every
-  // other read writes its cells straight into *out.
-  const bool row_filter = filter != nullptr && filter->HasFilterRow();
-  std::vector<Cell> cells;
-  CellVectorSink cell_sink(&cells);
-  CellSink* const sink = row_filter ? static_cast<CellSink*>(&cell_sink) : out;
-  auto visible = [&] { return row_filter ? cells.size() : out->cell_count(row_index); };
-  std::optional<RowVisibility> own;
-  if (reused != nullptr) reused->Reset(filter, row);
-  RowVisibility& visibility =
-      reused != nullptr ? *reused : own.emplace(&table, &spec, now_ms, filter, row);
-  ParsedCellKey parsed;
-  for (; it->Valid(); it->Next()) {
-    const std::string_view key = View(it->key());
-    if (key.size() < row_key_prefix.size() ||
-        key.compare(0, row_key_prefix.size(), row_key_prefix) != 0) {
-      break;
-    }
-    if (!ParseCellKeySuffix(key.substr(row_key_prefix.size()), &parsed)) {
-      return Status::Corruption("bad cell key in table " + table.name.ToString());
-    }
-    const size_t before = hidden_tail != nullptr ? visible() : 0;
-    visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
-                   View(it->value()), sink);
-    if (hidden_tail != nullptr) {
-      // Only the stores (families) the read opens hold cells HBase's heap can peek at.
-      if (visible() != before) {
-        *hidden_tail = false;
-      } else if (spec.columns.all() || spec.columns.families().count(parsed.family) > 0) {
-        *hidden_tail = true;
-      }
-    }
-    if (visibility.filter_done()) break;
-  }
-  HBEMU_RETURN_IF_ERROR(IteratorStatus(it));
-  if (filter == nullptr) return Status::OK();
-  if (visibility.filter_done()) *scan_done = true;
-  if (row_filter) {
-    // FilterWrapper.filterRowCellsWithRet: filterRow is asked only of a non-empty row.
-    filter->FilterRowCells(&cells);
-    if (!cells.empty() && filter->FilterRow()) cells.clear();
-    for (const Cell& c : cells) out->Append(c.family, c.qualifier, c.timestamp, c.value);
-  } else if (out->cell_count(row_index) > 0 && filter->FilterRow()) {
-    out->TruncateLastRow(0);
-  }
-  // A filter that is done before reset (ColumnCountGetFilter past its limit) ends the scan:
-  // HBase's store scanner asks filterAllRemaining at the next row's first cell, before the
-  // region scanner resets the filter.
-  if (filter->FilterAllRemaining()) *scan_done = true;
-  filter->Reset();
-  return Status::OK();
-}
-
-Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
-               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowResult* result, Filter* filter, int32_t batch, bool* scan_done,
-               bool* hidden_tail) {
-  RowBatch rows;
-  const Status status = ReadRow(it, row_key_prefix, table, spec, now_ms, &rows, filter, batch,
-                                scan_done, hidden_tail);
-  if (rows.empty()) return status;
-  RowResult read = rows.ToRowResult(0);
-  result->row = std::move(read.row);
-  result->cells.insert(result->cells.end(), std::make_move_iterator(read.cells.begin()),
-                       std::make_move_iterator(read.cells.end()));
-  return status;
-}
 
 Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
                  int64_t now_ms)
@@ -164,7 +56,7 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
     upper_ = std::min(upper_, prefix_limit);
   }
   if (lower_ >= upper_) exhausted_ = true;
-  visibility_ = std::make_unique<RowVisibility>(table_.get(), &spec_.read, now_ms_);
+  reader_ = std::make_unique<RowReader>(table_.get(), &spec_.read, now_ms_);
   if (spec_.read.filter != nullptr) {
     filter_ = spec_.read.filter->Clone();
     filter_->SetReversed(spec_.reversed);
@@ -273,8 +165,13 @@ bool Scanner::FetchRow(RowBatch* out, Status* status) {
 
 bool Scanner::ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status) {
   const size_t rows = out->size();
-  *status = ReadRow(it_.get(), row_key_prefix, *table_, spec_.read, now_ms_, out, filter_.get(),
-                    spec_.batch, &filter_done_, HiddenTailOut(), visibility_.get());
+  RowReader::RowOptions options;
+  options.filter = filter_.get();
+  options.scan_done = &filter_done_;
+  options.hidden_tail = HiddenTailOut();
+  // A forward scan reads the next row from where this one ends; a reversed one seeks.
+  options.end_after_row = !spec_.reversed;
+  *status = reader_->Read(it_.get(), row_key_prefix, options, out);
   const bool visible = status->ok() && out->size() > rows && out->cell_count(rows) > 0;
   if (!visible && out->size() > rows) out->DropLastRow();
   return visible;

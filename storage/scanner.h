@@ -20,33 +20,7 @@ class Snapshot;
 
 namespace hbemu::storage {
 
-class RowVisibility;
-
-// Reads the visible cells of the row whose keys start with `row_key_prefix`, starting at the
-// iterator's position (the row's first key). result->row is set even when no cell is visible.
-//
-// Without `filter` (spec.filter is then ignored) it leaves the iterator just past the row.
-// With one (the read's own stateful instance) it runs HBase's per-row filter protocol:
-// filterAllRemaining, filterRowKey, per-cell decisions, filterRowCells / filterRow, reset.
-// A row the filter drops comes back with no cells. *scan_done is set when the filter ends the
-// scan (after this row); the iterator is then left anywhere. A row-level filter with a
-// `batch` limit that would split this row fails with IncompatibleFilter, as HBase's region
-// scanner does (HBASE_SEMANTICS.md 4.4). `hidden_tail`, when given, is set when stored cells
-// of the read's families that the read does not return (markers, deleted or surplus versions,
-// unselected columns) follow the row's last returned cell.
-Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
-               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowResult* result, Filter* filter = nullptr, int32_t batch = 0,
-               bool* scan_done = nullptr, bool* hidden_tail = nullptr);
-// The same, appending the row to *out (a row with no visible cells is appended with none, and
-// on an error the last row may be incomplete): the scan path, without a Cell per value.
-// `visibility`, when given, is a RowVisibility of this table, spec and clock reading that is
-// Reset and reused for this row.
-Status ReadRow(leveldb::Iterator* it, const std::string& row_key_prefix,
-               const TableDescriptor& table, const ReadSpec& spec, int64_t now_ms,
-               RowBatch* out, Filter* filter = nullptr, int32_t batch = 0,
-               bool* scan_done = nullptr, bool* hidden_tail = nullptr,
-               RowVisibility* visibility = nullptr);
+class RowReader;
 
 // An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
@@ -77,7 +51,7 @@ class Scanner {
   // Reads the row at `row_key_prefix` into *out; true when it has visible cells (else it is
   // not left in *out).
   bool ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status);
-  // Where ReadRow reports the row's hidden tail: only batched scans need it.
+  // Where the reader reports the row's hidden tail: only batched scans need it.
   bool* HiddenTailOut();
   // Called with each row's key prefix before it is read. HBase runs a scan region by region,
   // each region scanner with its own copy of the filter: on entering another region the
@@ -101,7 +75,7 @@ class Scanner {
   RowBatch pending_;
   size_t pending_pos_ = 0;
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
-  std::unique_ptr<RowVisibility> visibility_;  // reused from row to row
+  std::unique_ptr<RowReader> reader_;  // reused from row to row
   bool filter_done_ = false;        // the filter ended the scan
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
   size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet

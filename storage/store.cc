@@ -20,8 +20,8 @@
 #include "storage/mutation_build.h"
 #include "storage/row_clock.h"
 #include "storage/row_locks.h"
+#include "storage/row_reader.h"
 #include "storage/table_sweeper.h"
-#include "storage/visibility.h"
 
 namespace hbemu::storage {
 namespace {
@@ -33,22 +33,6 @@ Status FromLevelDb(const leveldb::Status& s) {
   if (s.ok()) return Status::OK();
   if (s.IsCorruption()) return Status::Corruption(s.ToString());
   return Status::IOError(s.ToString());
-}
-
-Status IteratorStatus(const leveldb::Iterator* it) { return FromLevelDb(it->status()); }
-
-std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
-
-// A few Next() calls are cheaper than a Seek when the target is close (a column with one or
-// two old versions); only a longer run of skipped cells pays for the Seek.
-constexpr int kNextsBeforeSeek = 4;
-
-void SkipTo(leveldb::Iterator* it, const std::string& target) {
-  for (int i = 0; i < kNextsBeforeSeek; ++i) {
-    it->Next();
-    if (!it->Valid() || View(it->key()) >= target) return;
-  }
-  it->Seek(target);
 }
 
 Status CheckTimeRange(const TimeRange& range) {
@@ -189,38 +173,18 @@ Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) 
   return Status::OK();
 }
 
-// Point reads without a filter: the same cells as ReadRow (scanner.h) sees, but skipping what
-// RowVisibility says cannot matter instead of stepping through every stored version.
 Status Store::ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
                               const ReadSpec& spec, int64_t now_ms, RowResult* result) const {
   const std::string prefix = RowKeyPrefix(table.id, row);
-  result->row.assign(row.data(), row.size());
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-  RowVisibility visibility(&table, &spec, now_ms);
-  ParsedCellKey parsed;
-  std::string suffix, target;
   it->Seek(prefix);
-  while (it->Valid()) {
-    const std::string_view key = View(it->key());
-    if (key.size() < prefix.size() || key.compare(0, prefix.size(), prefix) != 0) break;
-    if (!ParseCellKeySuffix(key.substr(prefix.size()), &parsed)) {
-      return Status::Corruption("bad cell key in table " + table.name.ToString());
-    }
-    visibility.Add(parsed.family, parsed.qualifier, parsed.timestamp, parsed.type,
-                   View(it->value()), &result->cells);
-    switch (visibility.SkipAhead(&suffix)) {
-      case RowVisibility::Skip::kNone:
-        it->Next();
-        break;
-      case RowVisibility::Skip::kSeek:
-        target.assign(prefix).append(suffix);
-        SkipTo(it.get(), target);
-        break;
-      case RowVisibility::Skip::kRowDone:
-        return IteratorStatus(it.get());
-    }
-  }
-  return IteratorStatus(it.get());
+  // A Get is a one-row scan in HBase: with a filter, the same row-level filter protocol applies.
+  std::unique_ptr<Filter> filter = spec.filter != nullptr ? spec.filter->Clone() : nullptr;
+  bool scan_done = false;
+  RowReader::RowOptions options;
+  options.filter = filter.get();
+  options.scan_done = &scan_done;
+  return RowReader(&table, &spec, now_ms).Read(it.get(), prefix, options, result);
 }
 
 Status Store::Get(std::string_view table_name, std::string_view row, const ReadSpec& spec,
@@ -230,15 +194,7 @@ Status Store::Get(std::string_view table_name, std::string_view row, const ReadS
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
   HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec));
   result->cells.clear();
-  if (spec.filter == nullptr) return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
-  // A Get is a one-row scan in HBase: the same row-level filter protocol applies.
-  std::unique_ptr<Filter> filter = spec.filter->Clone();
-  const std::string prefix = RowKeyPrefix(table->id, row);
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-  it->Seek(prefix);
-  bool scan_done = false;
-  return ReadRow(it.get(), prefix, *table, spec, clock_->NowMillis(), result, filter.get(), 0,
-                 &scan_done);
+  return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
 }
 
 Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,

@@ -112,8 +112,9 @@ RowVisibility::Skip RowVisibility::SkipAhead(std::string* key_suffix) const {
     *key_suffix = ColumnKeySuffix(family_, *next);
     return Skip::kSeek;
   }
-  *key_suffix = PrefixSuccessor(ColumnKeySuffix(family_, qualifier_));
-  return Skip::kSeek;
+  // The commonest skip of a scan (a column that has its versions): the reader tells the next
+  // column from the key it holds, with no target to build when no surplus version follows.
+  return Skip::kNextColumn;
 }
 
 RowVisibility::Skip RowVisibility::SkipFamily(std::string* key_suffix) const {

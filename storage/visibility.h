@@ -58,9 +58,10 @@ class RowVisibility {
   // skipped when no other column of its family is read, and a column's own markers only mask
   // that column.
   enum class Skip {
-    kNone,     // read the next cell
-    kSeek,     // no cell before the row's key prefix + *key_suffix matters
-    kRowDone,  // no later cell of the row matters
+    kNone,        // read the next cell
+    kNextColumn,  // no later cell of the last cell's column matters (*key_suffix not set)
+    kSeek,        // no cell before the row's key prefix + *key_suffix matters
+    kRowDone,     // no later cell of the row matters
   };
   // Always kNone with a filter, which may want to see any cell.
   Skip SkipAhead(std::string* key_suffix) const;

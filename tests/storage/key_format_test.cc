@@ -343,6 +343,45 @@ TEST(KeyFormatTest, GoldenCatalogKeys) {
   EXPECT_EQ(RowPrefixKeyPrefix(1, "a\x00"s), "r\x00\x00\x00\x00\x00\x00\x00\x01" "a\x00\xff"s);
 }
 
+// The catalog reads its keys back through these inverses instead of slicing bytes itself.
+TEST(KeyFormatTest, CatalogKeysParseBackAndRejectOtherKeys) {
+  std::string ns;
+  ASSERT_TRUE(ParseNamespaceKey(NamespaceKey("a\x00b"s), &ns));
+  EXPECT_EQ(ns, "a\x00b"s);
+  EXPECT_FALSE(ParseNamespaceKey(TableNameKey("a", "t"), &ns));      // another keyspace
+  EXPECT_FALSE(ParseNamespaceKey(NamespaceKey("a") + "x", &ns));     // trailing bytes
+  EXPECT_FALSE(ParseNamespaceKey("", &ns));
+  uint64_t id = 0;
+  ASSERT_TRUE(ParseDroppedTableKey(DroppedTableKey(0x0102030405060708), &id));
+  EXPECT_EQ(id, 0x0102030405060708u);
+  EXPECT_FALSE(ParseDroppedTableKey(DroppedTableKey(7) + "x", &id));
+  EXPECT_FALSE(ParseDroppedTableKey(DroppedTableKey(7).substr(0, 8), &id));
+  EXPECT_FALSE(ParseDroppedTableKey(TableInfoKey(7), &id));
+  std::string family;
+  ASSERT_TRUE(ParseDroppedFamilyKey(DroppedFamilyKey(9, "f\x00"s), &id, &family));
+  EXPECT_EQ(id, 9u);
+  EXPECT_EQ(family, "f\x00"s);
+  EXPECT_FALSE(ParseDroppedFamilyKey(DroppedTableKey(9), &id, &family));
+}
+
+TEST(KeyFormatTest, RowKeyPrefixDecodesToItsRow) {
+  std::string scratch;
+  std::string_view row;
+  for (const std::string& key : {"row"s, ""s, "a\x00b"s, "\x00"s, "\xff\x00\x01"s}) {
+    const std::string prefix = RowKeyPrefix(3, key);
+    ASSERT_TRUE(DecodeRowKeyPrefix(prefix, &scratch, &row)) << Escape(key);
+    EXPECT_EQ(row, key) << Escape(key);
+  }
+  // Keys without a zero byte are not copied: the view points into the prefix.
+  const std::string plain = RowKeyPrefix(3, "plain");
+  ASSERT_TRUE(DecodeRowKeyPrefix(plain, &scratch, &row));
+  EXPECT_EQ(row.data(), plain.data() + plain.size() - 2 - row.size());
+  EXPECT_FALSE(DecodeRowKeyPrefix("r"s, &scratch, &row));
+  EXPECT_FALSE(DecodeRowKeyPrefix(TableCellRange(3).start + "no-terminator", &scratch, &row));
+  EXPECT_FALSE(DecodeRowKeyPrefix(RowKeyPrefix(3, "a") + "b", &scratch, &row));
+  EXPECT_FALSE(DecodeRowKeyPrefix(TableInfoKey(3) + "a\x00\x01"s, &scratch, &row));
+}
+
 TEST(KeyFormatTest, GoldenCellTypeValues) {
   EXPECT_EQ(static_cast<int>(CellType::kDeleteFamily), 1);
   EXPECT_EQ(static_cast<int>(CellType::kDeleteColumn), 2);

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "storage/coding.h"
 #include "storage/filter_parser.h"
 #include "storage/key_format.h"
 #include "storage/row_batch.h"
@@ -107,7 +108,7 @@ std::vector<std::string> ResolveIntoBatch(const TableDescriptor& table, const Re
   return CellStrings(batch.ToRowResult(0).cells);
 }
 
-// Follows SkipAhead as Store's point read does: a seek lands on the first cell at or after
+// Follows SkipAhead as RowReader does: a seek lands on the first cell at or after
 // the target. *fed counts the cells handed to Add.
 std::vector<std::string> ResolveSkipping(const TableDescriptor& table, const ReadSpec& spec,
                                          const std::vector<Stored>& sorted, int64_t now,
@@ -127,7 +128,10 @@ std::vector<std::string> ResolveSkipping(const TableDescriptor& table, const Rea
       ++i;
       continue;
     }
-    const std::string target = prefix + suffix;
+    const std::string target =
+        skip == RowVisibility::Skip::kNextColumn
+            ? PrefixSuccessor(prefix + ColumnKeySuffix(c.family, c.qualifier))
+            : prefix + suffix;
     EXPECT_GT(target, StoredKey(c)) << "a seek must move forward";
     while (i < sorted.size() && StoredKey(sorted[i]) < target) ++i;
   }
