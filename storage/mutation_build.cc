@@ -102,7 +102,13 @@ Status MutationBuilder::Add(const RowMutationView& m, const WriteTime& time, Clo
         if (latest) {
           ts = date(ahead ? ahead->ForColumn(c.family, c.qualifier) : ClockMarks::kNone,
                     c.family, c.qualifier, false);
-          ts = std::max(ts, std::min(time.min_put_ts, kNewestWriteTimestamp));
+          const int64_t raised = std::min(time.min_put_ts, kNewestWriteTimestamp);
+          if (raised > ts) {
+            ts = raised;
+            if (time.min_put_ts_is_mark && ts > time.now) {
+              dated->Add(c.family, c.qualifier, false, ts);
+            }
+          }
         }
         // HBase compares ts + ttl in Java longs, which wrap on overflow (a huge ts plus a TTL
         // reads as already expired). Adding as unsigned gives the same wrapped value without

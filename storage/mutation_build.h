@@ -38,6 +38,10 @@ struct WriteTime {
   // checkAndMutate: the puts land no earlier than the cell they were checked against, even a
   // future-dated one (HRegion.checkAndMutate since HBASE-14070).
   int64_t min_put_ts = 0;
+  // The checked cell was dated ahead of the clock by the server's own pace (it is covered by a
+  // mark): a put raised to it is then ahead for the same reason and becomes a mark too, so a
+  // later server-dated delete of that column still lands above it.
+  bool min_put_ts_is_mark = false;
 
   // The date of a server-dated write whose newest covering mark is `mark` (ClockMarks::kNone
   // for none): `now`, or one past the mark while the mark is not behind `now`.

@@ -402,6 +402,8 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   ClockMarks ahead, dated;
   WriteTime time = TimeFor(row_clock_.get(), table->id, row, now, &ahead);
   time.min_put_ts = current.has_value() ? current->timestamp : 0;
+  time.min_put_ts_is_mark =
+      current.has_value() && ahead.ForColumn(family, qualifier) >= current->timestamp;
   HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   if (!dated.empty()) row_clock_->Record(table->id, row, dated, now);

@@ -275,5 +275,23 @@ TEST_F(WriteTimeTest, CheckAndPutOverAFutureCellIsDatedAtThatCellAsInHBase) {
   EXPECT_EQ(Get("r", 5).back(), "f:b@" + At(kNow) + "=b") << "and leaves no mark";
 }
 
+// The Java round trip's sequence, frozen in one millisecond: two quick appends run f:s ahead of
+// the clock, checkAndPut raises its put of f:p to f:s's date, and a checkAndDelete of f:p at
+// "now" must still land above that put (on main before this it did not: the delete was dated
+// now, below the raised put, and f:p survived its delete whenever the calls shared a millisecond).
+TEST_F(WriteTimeTest, APutRaisedToAFastChainsCellIsMaskedByALaterDeleteAtNow) {
+  ASSERT_GT(AppendTs("r", "s", "ab"), 0);
+  ASSERT_EQ(AppendTs("r", "s", "cd"), kNow + 1);
+  bool applied = false;
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "s", CompareOp::kEqual, std::string("abcd"),
+                                   Row("r", {PutOp("f", "p", kLatestTimestamp, "1")}), &applied));
+  ASSERT_TRUE(applied);
+  ASSERT_OK(store_->CheckAndMutate("t", "r", "f", "p", CompareOp::kEqual, std::string("1"),
+                                   Row("r", {DeleteOp(MutationType::kDeleteColumn, "f", "p")}),
+                                   &applied));
+  ASSERT_TRUE(applied);
+  for (const std::string& cell : Get("r", 5)) EXPECT_EQ(cell.rfind("f:p", 0), std::string::npos) << cell;
+}
+
 }  // namespace
 }  // namespace hbemu::storage
