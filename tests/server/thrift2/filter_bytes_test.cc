@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 
 #include "storage/filter_parser.h"
@@ -293,6 +294,40 @@ TEST(FilterBytesTest, WhatTheLanguageCannotSayIsRefusedNotGuessed) {
             std::string::npos);
   EXPECT_NE(DecodeStatus(F("ValueFilter", Bytes(1, Int(1, kEqual)))).message().find("comparator"),
             std::string::npos);
+}
+
+TEST(FilterBytesTest, DamagedBytesNeverCrashAndAlwaysAnswer) {
+  const std::string seeds[] = {
+      List(1, {F("PrefixFilter", Bytes(1, "r")),
+               F("SkipFilter", Bytes(1, F("ValueFilter", Compare(kEqual, Regex("v.*")))))}),
+      F("SingleColumnValueFilter", Bytes(1, "f") + Bytes(2, "q") + Int(3, kGreater) +
+                                       Bytes(4, Binary("5")) + Int(5, 1) + Int(6, 1)),
+      F("TimestampsFilter", Bytes(1, Varint(5) + Varint(7)) + Int(2, 1)),
+      F("MultipleColumnPrefixFilter", Bytes(1, "a") + Bytes(1, "c")),
+  };
+  std::mt19937 random(20241126);
+  int decoded = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string bytes = seeds[i % 4];
+    const int edits = 1 + static_cast<int>(random() % 3);
+    for (int e = 0; e < edits && !bytes.empty(); ++e) {
+      const size_t at = random() % bytes.size();
+      switch (random() % 3) {
+        case 0: bytes[at] = static_cast<char>(random()); break;  // overwrite
+        case 1: bytes.resize(at); break;                          // truncate
+        default: bytes.insert(at, 1, static_cast<char>(random()));
+      }
+    }
+    std::shared_ptr<const Filter> filter;
+    const Status s = DecodeFilterBytes(bytes, &filter);
+    if (s.ok()) {
+      ASSERT_NE(filter, nullptr);
+      ++decoded;
+    } else {
+      EXPECT_FALSE(s.message().empty());
+    }
+  }
+  EXPECT_GT(decoded, 0);  // some damage still leaves a valid filter (an unknown field, a value)
 }
 
 }  // namespace
