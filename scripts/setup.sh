@@ -10,6 +10,7 @@ build_type="${BUILD_TYPE:-RelWithDebInfo}"
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
           libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev nlohmann-json3-dev libgoogle-glog-dev libgtest-dev libgmock-dev
           libedit-dev  # hbase-shell: line editing and history
+          libprotobuf-dev protobuf-compiler  # Thrift2 filterBytes: HBase's protobuf-serialized filters
           python3 python3-venv
           chromium  # headless, for the admin console's browser test (python-compat)
           default-jdk-headless maven  # python-compat/test_java_clients.py builds tests/java (HBase's Java clients)

@@ -14,10 +14,11 @@ namespace hbemu {
 // The values are set once at start-up, before any thread serves a client (SetLimits), and only
 // read after that.
 struct Limits {
-  // Filter language (Thrift1 TScan.filterString, Thrift2 TScan/TGet.filterString).
+  // Filter language (Thrift1 TScan.filterString, Thrift2 TScan/TGet.filterString and filterBytes).
   int64_t filter_string_bytes = 4 << 20;  // longest filter string accepted
   int64_t filter_depth = 512;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
   int64_t filter_count = 200000;          // most filters in one filter tree
+  int64_t filter_bytes = 4 << 20;         // longest Thrift2 filterBytes (a protobuf filter)
 
   // Wire (both Thrift ports).
   int64_t message_bytes = 100 << 20;            // largest message, frame or HTTP body

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "server/gateway/attributes.h"
+#include "server/thrift2/filter_bytes.h"
 #include "storage/filter_parser.h"
 
 namespace hbemu::server::thrift2_convert {
@@ -52,14 +53,6 @@ Status CheckTimestamp(int64_t ts) {
   return Status::OK();
 }
 
-// HBase deserialises filterBytes as a protobuf FilterProtos.Filter; the filter language is the
-// supported way to send a filter here.
-Status FilterBytesUnsupported() {
-  return Status::DoNotRetry(
-      "filterBytes (a serialized HBase Filter) is not supported by hbase-emulator; send the "
-      "filter as filterString");
-}
-
 }  // namespace
 
 std::string FullTableName(const thrift2::TTableName& name) {
@@ -96,7 +89,10 @@ Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
   if (get.__isset.filterString) {
     HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(get.filterString, &spec->filter));
   }
-  if (get.__isset.filterBytes) return FilterBytesUnsupported();
+  // Set after filterString, as HBase does: the protobuf filter wins when both are sent.
+  if (get.__isset.filterBytes) {
+    HBEMU_RETURN_IF_ERROR(thrift2_filter_bytes::DecodeFilterBytes(get.filterBytes, &spec->filter));
+  }
   if (get.__isset.storeLimit) spec->store_limit = get.storeLimit;
   if (get.__isset.storeOffset) spec->store_offset = get.storeOffset;
   return Status::OK();
@@ -114,7 +110,10 @@ Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
   if (scan.__isset.filterString) {
     HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(scan.filterString, &spec->read.filter));
   }
-  if (scan.__isset.filterBytes) return FilterBytesUnsupported();
+  if (scan.__isset.filterBytes) {
+    HBEMU_RETURN_IF_ERROR(
+        thrift2_filter_bytes::DecodeFilterBytes(scan.filterBytes, &spec->read.filter));
+  }
   if (scan.__isset.batchSize && scan.batchSize > 0) spec->batch = scan.batchSize;
   if (scan.__isset.reversed) spec->reversed = scan.reversed;
   if (scan.__isset.colFamTimeRangeMap) {

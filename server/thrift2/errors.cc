@@ -8,6 +8,18 @@ namespace hbemu::server::thrift2_errors {
 
 using storage::Status;
 
+namespace {
+
+// "java.lang.ClassNotFoundException: ...", "org.apache.hadoop.hbase.exceptions....: ...": a
+// Java class name up to the first ": ".
+bool NamesJavaCause(const std::string& message) {
+  if (message.rfind("java.", 0) != 0 && message.rfind("org.apache.", 0) != 0) return false;
+  const size_t colon = message.find(": ");
+  return colon != std::string::npos && message.find(' ') > colon;
+}
+
+}  // namespace
+
 void ThrowTIOError(const std::string& message, bool can_retry) {
   admin::NoteCallFailed();
   thrift2::TIOError e;
@@ -21,9 +33,15 @@ void ThrowIfError(const Status& status) {
   admin::NoteCallFailed();
   if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
   // Exceptions raised on the region server (a missing family, DoNotRetryIOException) reach the
-  // gateway as RemoteException text: class first, which clients search for.
+  // gateway as RemoteException text: class first, which clients search for. A
+  // DoNotRetryIOException the gateway raises itself around a cause (a filterBytes it cannot
+  // decode) carries the cause's text, which names the cause's class already.
   if (status.code() == Status::Code::kDoNotRetry || RaisedRemotely(status)) {
-    ThrowTIOError(std::string(JavaExceptionClass(status)) + ": " + status.message(), false);
+    const std::string& message = status.message();
+    ThrowTIOError(status.code() == Status::Code::kDoNotRetry && NamesJavaCause(message)
+                      ? message
+                      : std::string(JavaExceptionClass(status)) + ": " + message,
+                  false);
   }
   ThrowTIOError(status.message(), CanRetry(status));
 }
