@@ -179,10 +179,7 @@ void Scanner::EnterRegionOf(std::string_view row_key_prefix) {
       std::upper_bound(region_starts_.begin(), region_starts_.end(), row_key_prefix) -
       region_starts_.begin());
   if (region == region_) return;
-  if (region_ != static_cast<size_t>(-1)) {
-    filter_ = spec_.read.filter->Clone();
-    filter_->SetReversed(spec_.reversed);
-  }
+  if (region_ != static_cast<size_t>(-1)) filter_->Restart();
   region_ = region;
 }
 

@@ -81,7 +81,8 @@ class Scanner {
   bool* HiddenTailOut();
   // Called with each row's key prefix before it is read. HBase runs a scan region by region,
   // each region scanner with its own copy of the filter: on entering another region the
-  // filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
+  // filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5): the scan's
+  // one instance is restarted, not cloned again.
   void EnterRegionOf(std::string_view row_key_prefix);
 
   leveldb::DB* const db_;
@@ -100,7 +101,7 @@ class Scanner {
   // its cells have been returned.
   RowBatch pending_;
   size_t pending_pos_ = 0;
-  std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
+  std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter (one clone)
   std::unique_ptr<RowVisibility> visibility_;  // reused from row to row
   bool filter_done_ = false;        // the filter ended the scan
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
