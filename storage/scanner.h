@@ -79,11 +79,12 @@ class Scanner {
   bool ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status);
   // Where ReadRow reports the row's hidden tail: only batched scans need it.
   bool* HiddenTailOut();
-  // Called with each row's key prefix before it is read. HBase runs a scan region by region,
-  // each region scanner with its own copy of the filter: on entering another region the
-  // filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5): the scan's
-  // one instance is restarted, not cloned again.
-  void EnterRegionOf(std::string_view row_key_prefix);
+  // Called with each row's key prefix before it is read; false, with *status set, when the
+  // scan must end there because the server is stopping (storage/cancel.h). HBase runs a scan
+  // region by region, each region scanner with its own copy of the filter: on entering another
+  // region the filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
+  // The scanner's one instance is restarted, not cloned again.
+  bool BeforeRow(std::string_view row_key_prefix, Status* status);
 
   leveldb::DB* const db_;
   const std::shared_ptr<const TableDescriptor> table_;
