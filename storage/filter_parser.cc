@@ -32,6 +32,14 @@ Status LimitError(const std::string& what, const char* limit, int64_t value) {
                                  "=N)");
 }
 
+// The client's text as quoted in an error: the whole of it up to a few hundred bytes, so a
+// megabyte-long argument does not become a megabyte-long log line.
+std::string Excerpt(std::string_view text) {
+  constexpr size_t kShown = 256;
+  if (text.size() <= kShown + 64) return std::string(text);
+  return std::string(text.substr(0, kShown)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 class Parser {
  public:
   Parser(std::string_view s, const Limits& limits) : s_(s), limits_(limits) {}
@@ -310,12 +318,12 @@ class Parser {
     std::vector<std::string> args;
     HBEMU_RETURN_IF_ERROR(GetArguments(expr, &args));
     if (!IsRegisteredFilter(name)) {
-      return Status::InvalidArgument("Filter Name " + std::string(name) + " not supported");
+      return Status::InvalidArgument("Filter Name " + Excerpt(name) + " not supported");
     }
     std::string reason;
     if (!CreateFilterFromArguments(name, args, out, &reason)) {
-      return Status::InvalidArgument("Incorrect filter string " + std::string(expr) + " (" +
-                                     reason + ")");
+      return Status::InvalidArgument("Incorrect filter string " + Excerpt(expr) + " (" +
+                                     Excerpt(reason) + ")");
     }
     return Status::OK();
   }

@@ -172,6 +172,17 @@ TEST(FilterLimitsTest, AWideFlatListWithinTheDefaultsParsesIntoOneList) {
   EXPECT_EQ(list->filters().size(), 100000u);
 }
 
+TEST(FilterLimitsTest, ErrorsQuoteOnlyTheStartOfALongExpression) {
+  std::shared_ptr<const Filter> f;
+  const std::string huge(1 << 20, 'x');
+  for (const std::string& text : {"PageFilter('" + huge + "')", huge + "Filter('a')"}) {
+    const Status s = ParseFilterString(text, &f);
+    EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+    EXPECT_LT(s.message().size(), 1024u);
+    EXPECT_NE(s.message().find("bytes)"), std::string::npos) << s.message();
+  }
+}
+
 TEST(FilterLimitsTest, ListOperandsKeepTheirOrder) {
   std::shared_ptr<const Filter> f;
   ASSERT_OK(ParseFilterString("PrefixFilter('a') AND PrefixFilter('b') AND PrefixFilter('c') OR "
