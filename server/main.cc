@@ -26,6 +26,7 @@
 #include "server/thrift2/thbase_handler.h"
 #include "server/thrift2/thbase_processor.h"
 #include "shell/init_scripts.h"
+#include "storage/cancel.h"
 #include "storage/store.h"
 
 using namespace hbemu;
@@ -243,6 +244,9 @@ int main(int argc, char** argv) {
   sigwait(&stop_signals, &signal_number);
   LOG(INFO) << "[main] " << (signal_number == SIGTERM ? "SIGTERM" : "SIGINT")
             << ": shutting down";
+  // Calls that could run on for minutes (a scan its filter keeps empty) end at their next row
+  // with an error reply, inside Stop's wait for calls in flight.
+  hbemu::storage::RequestStop();
   // The console reads the store and the servers' figures: it stops first.
   if (admin_server) admin_server->Stop();
   admin_server.reset();

@@ -94,41 +94,67 @@ std::string Join(const std::vector<std::unique_ptr<Filter>>& filters) {
 // ---------------------------------------------------------------- FilterList
 
 FilterList::FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters)
-    : op_(op), filters_(std::move(filters)), prev_(filters_.size()),
-      included_(filters_.size(), false) {}
+    : op_(op), filters_(std::move(filters)), done_(filters_.size(), 0), prev_(filters_.size()),
+      included_(filters_.size(), false) {
+  for (const auto& f : filters_) has_filter_row_ = has_filter_row_ || f->HasFilterRow();
+  RefreshAll();
+}
 
+// Each sub-filter's copy carries its own reversed flag already: setting it again here would walk
+// the whole subtree at every level (quadratic in depth).
 std::unique_ptr<Filter> FilterList::Clone() const {
   std::vector<std::unique_ptr<Filter>> copies;
   copies.reserve(filters_.size());
   for (const auto& f : filters_) copies.push_back(f->Clone());
   auto list = std::make_unique<FilterList>(op_, std::move(copies));
-  list->SetReversed(reversed_);
+  list->reversed_ = reversed_;
   return list;
 }
 
 void FilterList::SetReversed(bool reversed) {
   reversed_ = reversed;
   for (auto& f : filters_) f->SetReversed(reversed);
+  RefreshAll();
+}
+
+void FilterList::Refresh(size_t i) {
+  const bool now = filters_[i]->FilterAllRemaining();
+  if (now == (done_[i] != 0)) return;
+  done_[i] = now ? 1 : 0;
+  if (now) {
+    ++done_count_;
+  } else {
+    --done_count_;
+  }
+}
+
+void FilterList::RefreshAll() {
+  for (size_t i = 0; i < filters_.size(); ++i) Refresh(i);
+}
+
+void FilterList::Restart() {
+  for (auto& f : filters_) f->Restart();
+  for (Prev& p : prev_) p = Prev();
+  included_.assign(filters_.size(), false);
+  hinting_.clear();
+  RefreshAll();
 }
 
 void FilterList::Reset() {
   for (auto& f : filters_) f->Reset();
-  for (Prev& p : prev_) p = Prev();
+  // The columns and hints are read only while set: clearing the flags is enough, and keeps
+  // the strings' buffers for the next row.
+  for (Prev& p : prev_) {
+    p.set = false;
+    p.has_hint = false;
+  }
   included_.assign(filters_.size(), false);
+  RefreshAll();
 }
 
 bool FilterList::FilterAllRemaining() const {
   if (filters_.empty()) return false;
-  if (op_ == Op::kAnd) {
-    for (const auto& f : filters_) {
-      if (f->FilterAllRemaining()) return true;
-    }
-    return false;
-  }
-  for (const auto& f : filters_) {
-    if (!f->FilterAllRemaining()) return false;
-  }
-  return true;
+  return op_ == Op::kAnd ? done_count_ > 0 : done_count_ == filters_.size();
 }
 
 bool FilterList::FilterRowKey(std::string_view row) {
@@ -136,14 +162,21 @@ bool FilterList::FilterRowKey(std::string_view row) {
   // Every sub-filter sees the row key (PrefixFilter tracks the row there), no early exit.
   if (op_ == Op::kAnd) {
     bool drop = false;
-    for (auto& f : filters_) {
-      if (f->FilterAllRemaining() || f->FilterRowKey(row)) drop = true;
+    for (size_t i = 0; i < filters_.size(); ++i) {
+      if (done_[i]) {
+        drop = true;
+        continue;
+      }
+      if (filters_[i]->FilterRowKey(row)) drop = true;
+      Refresh(i);
     }
     return drop;
   }
   bool drop = true;
-  for (auto& f : filters_) {
-    if (!f->FilterAllRemaining() && !f->FilterRowKey(row)) drop = false;
+  for (size_t i = 0; i < filters_.size(); ++i) {
+    if (done_[i]) continue;
+    if (!filters_[i]->FilterRowKey(row)) drop = false;
+    Refresh(i);
   }
   return drop;
 }
@@ -157,9 +190,9 @@ FilterCode FilterList::FilterCellAnd(const CellView& cell) {
   FilterCode rc = FilterCode::kInclude;
   hinting_.clear();
   for (size_t i = 0; i < filters_.size(); ++i) {
-    Filter& f = *filters_[i];
-    if (f.FilterAllRemaining()) return FilterCode::kNextRow;
-    const FilterCode local = f.FilterCell(cell);
+    if (done_[i]) return FilterCode::kNextRow;
+    const FilterCode local = filters_[i]->FilterCell(cell);
+    Refresh(i);
     if (local == FilterCode::kSeekNextUsingHint) hinting_.push_back(i);
     rc = MergeAnd(rc, local);
     // Later sub-filters only see cells the earlier ones include (HBASE-20565).
@@ -175,7 +208,7 @@ FilterCode FilterList::FilterCellOr(const CellView& cell) {
   for (size_t i = 0; i < filters_.size(); ++i) {
     Filter& f = *filters_[i];
     included_[i] = false;
-    if (f.FilterAllRemaining()) continue;
+    if (done_[i]) continue;
     Prev& prev = prev_[i];
     bool known = false;
     FilterCode local = FilterCode::kSkip;
@@ -208,6 +241,7 @@ FilterCode FilterList::FilterCellOr(const CellView& cell) {
     }
     if (!known) {
       local = f.FilterCell(cell);
+      Refresh(i);
       prev.code = local;
       prev.set = !(local == FilterCode::kInclude || local == FilterCode::kSkip);
       if (prev.set) {
@@ -237,30 +271,23 @@ void FilterList::TransformCell(Cell* cell) const {
 }
 
 void FilterList::FilterRowCells(std::vector<Cell>* cells) {
-  for (auto& f : filters_) f->FilterRowCells(cells);
+  for (size_t i = 0; i < filters_.size(); ++i) {
+    filters_[i]->FilterRowCells(cells);
+    Refresh(i);
+  }
 }
 
 bool FilterList::FilterRow() {
   if (filters_.empty()) return false;
   // Asked in list order, stopping at the first decisive answer: this is why
   // "SingleColumnValueFilter AND PageFilter" counts only matching rows.
-  if (op_ == Op::kAnd) {
-    for (auto& f : filters_) {
-      if (f->FilterRow()) return true;
-    }
-    return false;
+  for (size_t i = 0; i < filters_.size(); ++i) {
+    const bool drop = filters_[i]->FilterRow();
+    Refresh(i);
+    if (op_ == Op::kAnd && drop) return true;
+    if (op_ == Op::kOr && !drop) return false;
   }
-  for (auto& f : filters_) {
-    if (!f->FilterRow()) return false;
-  }
-  return true;
-}
-
-bool FilterList::HasFilterRow() const {
-  for (const auto& f : filters_) {
-    if (f->HasFilterRow()) return true;
-  }
-  return false;
+  return op_ == Op::kOr;
 }
 
 // FilterListBase: a family is essential if any sub-filter needs it (an empty list needs all).
@@ -290,7 +317,7 @@ bool FilterList::NextCellHint(const CellView& cell, std::string* family,
     for (size_t i : hinting_) consider(*filters_[i]);  // the furthest hint
   } else {
     for (size_t i = 0; i < filters_.size(); ++i) {
-      if (filters_[i]->FilterAllRemaining()) continue;
+      if (done_[i]) continue;
       if (!prev_[i].has_hint) return false;  // someone needs the cells in between
       consider(*filters_[i]);                 // the nearest hint
     }
@@ -306,8 +333,13 @@ std::string FilterList::ToString() const {
 
 std::unique_ptr<Filter> SkipFilter::Clone() const {
   auto f = std::make_unique<SkipFilter>(inner_->Clone());
-  f->SetReversed(reversed_);
+  f->reversed_ = reversed_;
   return f;
+}
+
+void SkipFilter::Restart() {
+  inner_->Restart();
+  filter_row_ = false;
 }
 
 void SkipFilter::Reset() {
@@ -330,25 +362,39 @@ std::string SkipFilter::ToString() const { return "SKIP(" + inner_->ToString() +
 
 std::unique_ptr<Filter> WhileMatchFilter::Clone() const {
   auto f = std::make_unique<WhileMatchFilter>(inner_->Clone());
-  f->SetReversed(reversed_);
+  f->reversed_ = reversed_;
   return f;
+}
+
+void WhileMatchFilter::Restart() {
+  inner_->Restart();
+  done_ = false;
+  inner_done_ = inner_->FilterAllRemaining();
+}
+
+void WhileMatchFilter::Reset() {
+  inner_->Reset();
+  inner_done_ = inner_->FilterAllRemaining();
 }
 
 bool WhileMatchFilter::FilterRowKey(std::string_view row) {
   if (FilterAllRemaining()) return true;
   const bool drop = inner_->FilterRowKey(row);
+  inner_done_ = inner_->FilterAllRemaining();
   done_ = done_ || drop;
   return drop;
 }
 
 FilterCode WhileMatchFilter::FilterCell(const CellView& cell) {
   const FilterCode rc = inner_->FilterCell(cell);
+  inner_done_ = inner_->FilterAllRemaining();
   done_ = done_ || rc != FilterCode::kInclude;
   return rc;
 }
 
 bool WhileMatchFilter::FilterRow() {
   const bool drop = inner_->FilterRow();
+  inner_done_ = inner_->FilterAllRemaining();
   done_ = done_ || drop;
   return drop;
 }
@@ -356,6 +402,7 @@ bool WhileMatchFilter::FilterRow() {
 void WhileMatchFilter::SetReversed(bool reversed) {
   reversed_ = reversed;
   inner_->SetReversed(reversed);
+  inner_done_ = inner_->FilterAllRemaining();
 }
 
 std::string WhileMatchFilter::ToString() const { return "WHILE(" + inner_->ToString() + ")"; }

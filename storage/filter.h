@@ -41,15 +41,24 @@ enum class FilterCode {
 // A parsed filter is an immutable prototype shared by every read; each scan or get calls
 // Clone() for its own instance with fresh state (PageFilter counts rows per scan). Instances
 // are not thread-safe.
+//
+// Lists, SKIP and WHILE call their sub-filters recursively (parsing, Clone, evaluation and
+// destruction): the parser bounds the nesting by the filter_depth limit (storage/limits.h), and
+// FilterDepthTest pins the deepest tree the default allows on a 256 KiB stack.
 class Filter {
  public:
   virtual ~Filter() = default;
-  // A copy of the configuration with all state as new.
+  // A copy of the configuration with all state as new (and the same reversed flag).
   virtual std::unique_ptr<Filter> Clone() const = 0;
+  // Returns every piece of state to what a fresh Clone() has, keeping the reversed flag. HBase
+  // gives each region scanner its own copy of the filter; a scanner entering the next region
+  // restarts its one instance instead of cloning again.
+  virtual void Restart() = 0;
 
   // Called between rows.
   virtual void Reset() {}
-  // True once nothing more can pass: the scan ends.
+  // True once nothing more can pass: the scan ends. O(1): lists and WHILE keep their
+  // sub-filters' answers (a child's answer changes only in a call its parent makes).
   virtual bool FilterAllRemaining() const { return false; }
   // True to drop the whole row, before its cells are read.
   virtual bool FilterRowKey(std::string_view /*row*/) { return FilterAllRemaining(); }
@@ -88,6 +97,7 @@ class FilterList : public Filter {
   FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters);
 
   std::unique_ptr<Filter> Clone() const override;
+  void Restart() override;
   void Reset() override;
   bool FilterAllRemaining() const override;
   bool FilterRowKey(std::string_view row) override;
@@ -95,7 +105,7 @@ class FilterList : public Filter {
   void TransformCell(Cell* cell) const override;
   void FilterRowCells(std::vector<Cell>* cells) override;
   bool FilterRow() override;
-  bool HasFilterRow() const override;
+  bool HasFilterRow() const override { return has_filter_row_; }
   bool IsFamilyEssential(std::string_view family) const override;
   bool NextCellHint(const CellView& cell, std::string* family,
                     std::string* qualifier) const override;
@@ -108,6 +118,9 @@ class FilterList : public Filter {
  private:
   FilterCode FilterCellAnd(const CellView& cell);
   FilterCode FilterCellOr(const CellView& cell);
+  // Re-reads sub-filter i's FilterAllRemaining after a call that may have changed it.
+  void Refresh(size_t i);
+  void RefreshAll();
 
   struct Prev {  // OR: the sub-filter's last answer, while it still covers later cells
     bool set = false;
@@ -119,6 +132,11 @@ class FilterList : public Filter {
 
   const Op op_;
   std::vector<std::unique_ptr<Filter>> filters_;
+  bool has_filter_row_ = false;  // any sub-filter's, fixed at construction
+  // Each sub-filter's FilterAllRemaining as last read, and how many are true: asking every
+  // child again at every level made nested lists cost depth squared per cell.
+  std::vector<char> done_;
+  size_t done_count_ = 0;
   std::vector<Prev> prev_;
   std::vector<bool> included_;   // OR: which sub-filters included the current cell
   std::vector<size_t> hinting_;  // AND: sub-filters that answered with a hint
@@ -129,6 +147,7 @@ class SkipFilter : public Filter {
  public:
   explicit SkipFilter(std::unique_ptr<Filter> inner) : inner_(std::move(inner)) {}
   std::unique_ptr<Filter> Clone() const override;
+  void Restart() override;
   void Reset() override;
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& cell) override;
@@ -149,10 +168,12 @@ class SkipFilter : public Filter {
 // WHILE x: the whole scan ends as soon as x rejects a row key, a cell, or a row.
 class WhileMatchFilter : public Filter {
  public:
-  explicit WhileMatchFilter(std::unique_ptr<Filter> inner) : inner_(std::move(inner)) {}
+  explicit WhileMatchFilter(std::unique_ptr<Filter> inner)
+      : inner_(std::move(inner)), inner_done_(inner_->FilterAllRemaining()) {}
   std::unique_ptr<Filter> Clone() const override;
-  void Reset() override { inner_->Reset(); }
-  bool FilterAllRemaining() const override { return done_ || inner_->FilterAllRemaining(); }
+  void Restart() override;
+  void Reset() override;
+  bool FilterAllRemaining() const override { return done_ || inner_done_; }
   bool FilterRowKey(std::string_view row) override;
   FilterCode FilterCell(const CellView& cell) override;
   void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
@@ -167,6 +188,7 @@ class WhileMatchFilter : public Filter {
  private:
   std::unique_ptr<Filter> inner_;
   bool done_ = false;
+  bool inner_done_;  // inner_->FilterAllRemaining(), re-read after each call on inner_
 };
 
 }  // namespace hbemu::storage

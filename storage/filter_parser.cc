@@ -1,5 +1,6 @@
 #include "storage/filter_parser.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -22,15 +23,36 @@ int Precedence(Op op) {
   return 4;
 }
 
+bool IsUnary(Op op) { return op == Op::kSkip || op == Op::kWhile; }
+
+// HBase's message for a string it cannot parse, then which limit and how to raise it.
+Status LimitError(const std::string& what, const char* limit, int64_t value) {
+  return Status::InvalidArgument("Incorrect Filter String: " + what + " (limit " + limit + "=" +
+                                 std::to_string(value) + "; raise it with --limit " + limit +
+                                 "=N)");
+}
+
+// The client's text as quoted in an error: the whole of it up to a few hundred bytes, so a
+// megabyte-long argument does not become a megabyte-long log line.
+std::string Excerpt(std::string_view text) {
+  constexpr size_t kShown = 256;
+  if (text.size() <= kShown + 64) return std::string(text);
+  return std::string(text.substr(0, kShown)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 class Parser {
  public:
-  explicit Parser(std::string_view s) : s_(s) {}
+  Parser(std::string_view s, const Limits& limits) : s_(s), limits_(limits) {}
 
   Status Parse(std::unique_ptr<Filter>* out) {
+    if (static_cast<int64_t>(s_.size()) > limits_.filter_string_bytes) {
+      return LimitError(std::to_string(s_.size()) + " bytes long", "filter_string_bytes",
+                        limits_.filter_string_bytes);
+    }
     for (size_t i = 0; i < s_.size(); ++i) {
       const char c = s_[i];
       if (c == '(') {
-        ops_.push_back(Op::kLParen);
+        HBEMU_RETURN_IF_ERROR(PushOp(Op::kLParen));
       } else if (c == ' ' || c == '\t') {
         continue;
       } else if (IsBinaryKeyword(i, "OR")) {
@@ -50,19 +72,16 @@ class Parser {
       } else {
         size_t length = 0;
         HBEMU_RETURN_IF_ERROR(ExtractSimpleExpression(i, &length));
-        std::unique_ptr<Filter> filter;
-        HBEMU_RETURN_IF_ERROR(ParseSimpleExpression(s_.substr(i, length), &filter));
-        filters_.push_back(std::move(filter));
+        HBEMU_RETURN_IF_ERROR(CountOne());
+        Tree leaf;
+        HBEMU_RETURN_IF_ERROR(ParseSimpleExpression(s_.substr(i, length), &leaf.filter));
+        filters_.push_back(std::move(leaf));
         i += length - 1;
       }
     }
-    while (!ops_.empty()) {
-      std::unique_ptr<Filter> f;
-      HBEMU_RETURN_IF_ERROR(PopArguments(&f));
-      filters_.push_back(std::move(f));
-    }
+    while (!ops_.empty()) HBEMU_RETURN_IF_ERROR(Reduce());
     if (filters_.size() != 1) return Status::InvalidArgument("Incorrect Filter String");
-    *out = std::move(filters_.back());
+    *out = std::move(filters_.back().filter);
     return Status::OK();
   }
 
@@ -87,16 +106,58 @@ class Parser {
     return before_ok && (after == ' ' || after == '(');
   }
 
+  // A built filter and its depth: the AND/OR/SKIP/WHILE levels above its deepest leaf.
+  struct Tree {
+    std::unique_ptr<Filter> filter;
+    int64_t depth = 0;
+  };
+
+  Status DepthError() const {
+    return LimitError("nested more than " + std::to_string(limits_.filter_depth) + " levels deep",
+                      "filter_depth", limits_.filter_depth);
+  }
+
+  Status CountOne() {
+    if (++count_ > limits_.filter_count) {
+      return LimitError("more than " + std::to_string(limits_.filter_count) + " filters",
+                        "filter_count", limits_.filter_count);
+    }
+    return Status::OK();
+  }
+
+  // Every push and pop of the operator stack goes through these two, which keep the nesting
+  // the text has opened so far and refuse it past the limit while reading. A pending SKIP or
+  // WHILE is one level, and so is an open parenthesis, except one right after SKIP/WHILE
+  // ("SKIP (a AND b)" is two levels, as its tree).
+  Status PushOp(Op op) {
+    const bool nests = IsUnary(op) || (op == Op::kLParen && (ops_.empty() || !IsUnary(ops_.back())));
+    if (nests && ++open_levels_ > limits_.filter_depth) return DepthError();
+    ops_.push_back(op);
+    nests_.push_back(nests);
+    return Status::OK();
+  }
+  void PopOp() {
+    if (nests_.back()) --open_levels_;
+    ops_.pop_back();
+    nests_.pop_back();
+  }
+
+  // Builds the filter of the operator on top of the stack and pushes it.
+  Status Reduce() {
+    Tree tree;
+    HBEMU_RETURN_IF_ERROR(PopArguments(&tree));
+    if (tree.depth > limits_.filter_depth) return DepthError();
+    filters_.push_back(std::move(tree));
+    return Status::OK();
+  }
+
   // ParseFilter.reduce then push.
   Status PushOperator(Op op) {
     while (!ops_.empty() && ops_.back() != Op::kLParen &&
            Precedence(ops_.back()) < Precedence(op)) {
-      std::unique_ptr<Filter> f;
-      HBEMU_RETURN_IF_ERROR(PopArguments(&f));
-      filters_.push_back(std::move(f));
+      HBEMU_RETURN_IF_ERROR(Reduce());
     }
-    ops_.push_back(op);
-    return Status::OK();
+    return PushOp(op);
   }
 
   // The ')' branch, including its quirk: after reducing one operator it pops the next stack
@@ -106,21 +167,19 @@ class Parser {
     if (ops_.empty()) return Status::InvalidArgument("Mismatched parenthesis");
     Op top = ops_.back();
     if (top == Op::kLParen) {
-      ops_.pop_back();
+      PopOp();
       return Status::OK();
     }
     while (top != Op::kLParen) {
-      std::unique_ptr<Filter> f;
-      HBEMU_RETURN_IF_ERROR(PopArguments(&f));
-      filters_.push_back(std::move(f));
+      HBEMU_RETURN_IF_ERROR(Reduce());
       if (ops_.empty()) return Status::InvalidArgument("Mismatched parenthesis");
       top = ops_.back();
-      ops_.pop_back();
+      PopOp();
     }
     return Status::OK();
   }
 
-  Status PopArguments(std::unique_ptr<Filter>* out) {
+  Status PopArguments(Tree* out) {
     if (ops_.empty()) return Status::InvalidArgument("Incorrect Filter String (EmptyStackException)");
     const Op top = ops_.back();
     switch (top) {
@@ -128,18 +187,26 @@ class Parser {
       case Op::kOr: {
         const char* message = top == Op::kAnd ? "Incorrect input string - an AND needs two filters"
                                               : "Incorrect input string - an OR needs two filters";
+        // Operands come off the stack last first; reversed once at the end.
         std::vector<std::unique_ptr<Filter>> list;
+        int64_t depth = 0;
+        auto take = [&] {
+          depth = std::max(depth, filters_.back().depth);
+          list.push_back(std::move(filters_.back().filter));
+          filters_.pop_back();
+        };
         while (!ops_.empty() && ops_.back() == top) {
           if (filters_.empty()) return Status::InvalidArgument(message);
-          list.insert(list.begin(), std::move(filters_.back()));
-          filters_.pop_back();
-          ops_.pop_back();
+          take();
+          PopOp();
         }
         if (filters_.empty()) return Status::InvalidArgument(message);
-        list.insert(list.begin(), std::move(filters_.back()));
-        filters_.pop_back();
-        *out = std::make_unique<FilterList>(
+        take();
+        std::reverse(list.begin(), list.end());
+        HBEMU_RETURN_IF_ERROR(CountOne());
+        out->filter = std::make_unique<FilterList>(
             top == Op::kAnd ? FilterList::Op::kAnd : FilterList::Op::kOr, std::move(list));
+        out->depth = depth + 1;
         return Status::OK();
       }
       case Op::kSkip:
@@ -149,21 +216,23 @@ class Parser {
                                              ? "Incorrect input string - a SKIP wraps a filter"
                                              : "Incorrect input string - a WHILE wraps a filter");
         }
-        std::unique_ptr<Filter> inner = std::move(filters_.back());
+        Tree inner = std::move(filters_.back());
         filters_.pop_back();
-        ops_.pop_back();
+        PopOp();
+        HBEMU_RETURN_IF_ERROR(CountOne());
         if (top == Op::kSkip) {
-          *out = std::make_unique<SkipFilter>(std::move(inner));
+          out->filter = std::make_unique<SkipFilter>(std::move(inner.filter));
         } else {
-          *out = std::make_unique<WhileMatchFilter>(std::move(inner));
+          out->filter = std::make_unique<WhileMatchFilter>(std::move(inner.filter));
         }
+        out->depth = inner.depth + 1;
         return Status::OK();
       }
       case Op::kLParen:
         if (filters_.empty()) return Status::InvalidArgument("Incorrect Filter String");
         *out = std::move(filters_.back());
         filters_.pop_back();
-        ops_.pop_back();
+        PopOp();
         return Status::OK();
     }
     return Status::InvalidArgument("Incorrect arguments on operatorStack");
@@ -249,28 +318,37 @@ class Parser {
     std::vector<std::string> args;
     HBEMU_RETURN_IF_ERROR(GetArguments(expr, &args));
     if (!IsRegisteredFilter(name)) {
-      return Status::InvalidArgument("Filter Name " + std::string(name) + " not supported");
+      return Status::InvalidArgument("Filter Name " + Excerpt(name) + " not supported");
     }
     std::string reason;
     if (!CreateFilterFromArguments(name, args, out, &reason)) {
-      return Status::InvalidArgument("Incorrect filter string " + std::string(expr) + " (" +
-                                     reason + ")");
+      return Status::InvalidArgument("Incorrect filter string " + Excerpt(expr) + " (" +
+                                     Excerpt(reason) + ")");
     }
     return Status::OK();
   }
 
   const std::string_view s_;
+  const Limits& limits_;
   std::vector<Op> ops_;
-  std::vector<std::unique_ptr<Filter>> filters_;
+  std::vector<char> nests_;  // per ops_ entry: whether it counts in open_levels_
+  std::vector<Tree> filters_;
+  int64_t open_levels_ = 0;  // levels the text has opened and not closed yet
+  int64_t count_ = 0;        // filters built so far (leaves and lists alike)
 };
 
 }  // namespace
 
-Status ParseFilterString(std::string_view text, std::shared_ptr<const Filter>* out) {
+Status ParseFilterString(std::string_view text, const Limits& limits,
+                         std::shared_ptr<const Filter>* out) {
   std::unique_ptr<Filter> filter;
-  HBEMU_RETURN_IF_ERROR(Parser(text).Parse(&filter));
+  HBEMU_RETURN_IF_ERROR(Parser(text, limits).Parse(&filter));
   *out = std::move(filter);
   return Status::OK();
+}
+
+Status ParseFilterString(std::string_view text, std::shared_ptr<const Filter>* out) {
+  return ParseFilterString(text, CurrentLimits(), out);
 }
 
 }  // namespace hbemu::storage

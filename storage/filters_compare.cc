@@ -26,6 +26,7 @@ class RowFilter : public Filter {
  public:
   RowFilter(CompareOp op, std::shared_ptr<const Comparator> c) : op_(op), cmp_(std::move(c)) {}
   std::unique_ptr<Filter> Clone() const override { return std::make_unique<RowFilter>(op_, cmp_); }
+  void Restart() override { filter_out_row_ = false; }
   void Reset() override { filter_out_row_ = false; }
   bool FilterRowKey(std::string_view row) override {
     if (CompareFiltersOut(op_, cmp_->CompareTo(row))) filter_out_row_ = true;
@@ -49,6 +50,7 @@ class FamilyFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<FamilyFilter>(op_, cmp_);
   }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     // A failing family skips the rest of that family in this row (HBase seeks its store).
@@ -71,6 +73,7 @@ class QualifierFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<QualifierFilter>(op_, cmp_);
   }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     // HBase 2.6 compares the empty qualifier like any other (1.x let it pass).
@@ -92,6 +95,7 @@ class ValueFilter : public Filter {
  public:
   ValueFilter(CompareOp op, std::shared_ptr<const Comparator> c) : op_(op), cmp_(std::move(c)) {}
   std::unique_ptr<Filter> Clone() const override { return std::make_unique<ValueFilter>(op_, cmp_); }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     return CompareFiltersOut(op_, cmp_->CompareTo(c.value)) ? FilterCode::kSkip
@@ -113,6 +117,7 @@ class ColumnRangeFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<ColumnRangeFilter>(min_, min_inclusive_, max_, max_inclusive_);
   }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     int cmp_min = 1;
@@ -168,6 +173,7 @@ class SingleColumnValueFilter : public Filter {
     return std::make_unique<SingleColumnValueFilter>(test_, filter_if_missing_,
                                                      latest_version_only_, exclude_);
   }
+  void Restart() override { Reset(); }
   void Reset() override {
     found_column_ = false;
     matched_column_ = false;
@@ -219,6 +225,7 @@ class DependentColumnFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<DependentColumnFilter>(test_, drop_);
   }
+  void Restart() override { stamps_.clear(); }
   void Reset() override { stamps_.clear(); }
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
@@ -252,6 +259,7 @@ class ColumnValueFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<ColumnValueFilter>(test_);
   }
+  void Restart() override { column_found_ = false; }
   void Reset() override { column_found_ = false; }
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {

@@ -24,6 +24,7 @@ class KeyOnlyFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<KeyOnlyFilter>(len_as_val_);
   }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView&) override { return FilterCode::kInclude; }
   void TransformCell(Cell* cell) const override {
@@ -46,6 +47,7 @@ class KeyOnlyFilter : public Filter {
 class FirstKeyOnlyFilter : public Filter {
  public:
   std::unique_ptr<Filter> Clone() const override { return std::make_unique<FirstKeyOnlyFilter>(); }
+  void Restart() override { found_ = false; }
   void Reset() override { found_ = false; }
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView&) override {
@@ -66,6 +68,10 @@ class PrefixFilter : public Filter {
     auto f = std::make_unique<PrefixFilter>(prefix_);
     f->SetReversed(reversed_);
     return f;
+  }
+  void Restart() override {
+    passed_prefix_ = false;
+    filter_row_ = true;
   }
   void Reset() override { filter_row_ = true; }
   bool FilterAllRemaining() const override { return passed_prefix_; }
@@ -95,6 +101,7 @@ class ColumnPrefixFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<ColumnPrefixFilter>(prefix_);
   }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     const std::string_view q = c.qualifier;
@@ -126,6 +133,7 @@ class MultipleColumnPrefixFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<MultipleColumnPrefixFilter>(prefixes_);
   }
+  void Restart() override { hint_.clear(); }
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     if (prefixes_.empty()) return FilterCode::kInclude;
@@ -169,6 +177,7 @@ class ColumnCountGetFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<ColumnCountGetFilter>(limit_);
   }
+  void Restart() override { count_ = 0; }
   void Reset() override { count_ = 0; }
   bool FilterAllRemaining() const override { return count_ > limit_; }
   FilterCode FilterCell(const CellView&) override {
@@ -188,6 +197,7 @@ class PageFilter : public Filter {
  public:
   explicit PageFilter(int64_t page_size) : page_size_(page_size) {}
   std::unique_ptr<Filter> Clone() const override { return std::make_unique<PageFilter>(page_size_); }
+  void Restart() override { rows_accepted_ = 0; }
   bool FilterAllRemaining() const override { return rows_accepted_ >= page_size_; }
   FilterCode FilterCell(const CellView&) override { return FilterCode::kInclude; }
   bool FilterRow() override {
@@ -199,7 +209,7 @@ class PageFilter : public Filter {
 
  private:
   const int64_t page_size_;
-  int64_t rows_accepted_ = 0;  // per scan: never reset between rows
+  int64_t rows_accepted_ = 0;  // per region scanner: never reset between rows
 };
 
 class ColumnPaginationFilter : public Filter {
@@ -208,6 +218,7 @@ class ColumnPaginationFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<ColumnPaginationFilter>(limit_, offset_);
   }
+  void Restart() override { count_ = 0; }
   void Reset() override { count_ = 0; }
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView&) override {
@@ -233,6 +244,7 @@ class InclusiveStopFilter : public Filter {
     f->SetReversed(reversed_);
     return f;
   }
+  void Restart() override { done_ = false; }
   bool FilterAllRemaining() const override { return done_; }
   bool FilterRowKey(std::string_view row) override {
     if (FilterAllRemaining()) return true;
@@ -260,6 +272,7 @@ class TimestampsFilter : public Filter {
   std::unique_ptr<Filter> Clone() const override {
     return std::make_unique<TimestampsFilter>(timestamps_);
   }
+  void Restart() override {}
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& c) override {
     if (set_.count(c.timestamp) > 0) return FilterCode::kInclude;

@@ -5,6 +5,7 @@
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
 
+#include "storage/cancel.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
 #include "storage/row_reader.h"
@@ -65,17 +66,20 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
   }
 }
 
-void Scanner::EnterRegionOf(std::string_view row_key_prefix) {
-  if (region_starts_.empty()) return;
+bool Scanner::BeforeRow(std::string_view row_key_prefix, Status* status) {
+  // A scan whose filter drops row after row can run for minutes inside one call.
+  if (StopRequested()) {
+    *status = StoppingError();
+    return false;
+  }
+  if (region_starts_.empty()) return true;
   const size_t region = static_cast<size_t>(
       std::upper_bound(region_starts_.begin(), region_starts_.end(), row_key_prefix) -
       region_starts_.begin());
-  if (region == region_) return;
-  if (region_ != static_cast<size_t>(-1)) {
-    filter_ = spec_.read.filter->Clone();
-    filter_->SetReversed(spec_.reversed);
-  }
+  if (region == region_) return true;
+  if (region_ != static_cast<size_t>(-1)) filter_->Restart();
   region_ = region;
+  return true;
 }
 
 Scanner::~Scanner() {
@@ -189,7 +193,7 @@ bool Scanner::FetchRowForward(RowBatch* out, Status* status) {
       return false;
     }
     row_prefix_.assign(it_->key().data(), n);
-    EnterRegionOf(row_prefix_);
+    if (!BeforeRow(row_prefix_, status)) return false;
     if (ReadOneRow(row_prefix_, out, status)) return true;
     if (!status->ok() || filter_done_) return false;
   }
@@ -221,7 +225,7 @@ bool Scanner::FetchRowReverse(RowBatch* out, Status* status) {
       return false;
     }
     last_row_prefix_.assign(it_->key().data(), n);
-    EnterRegionOf(last_row_prefix_);
+    if (!BeforeRow(last_row_prefix_, status)) return false;
     it_->Seek(last_row_prefix_);
     if (ReadOneRow(last_row_prefix_, out, status)) return true;
     if (!status->ok() || filter_done_) return false;

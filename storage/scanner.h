@@ -53,10 +53,12 @@ class Scanner {
   bool ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status);
   // Where the reader reports the row's hidden tail: only batched scans need it.
   bool* HiddenTailOut();
-  // Called with each row's key prefix before it is read. HBase runs a scan region by region,
-  // each region scanner with its own copy of the filter: on entering another region the
-  // filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
-  void EnterRegionOf(std::string_view row_key_prefix);
+  // Called with each row's key prefix before it is read; false, with *status set, when the
+  // scan must end there because the server is stopping (storage/cancel.h). HBase runs a scan
+  // region by region, each region scanner with its own copy of the filter: on entering another
+  // region the filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
+  // The scanner's one instance is restarted, not cloned again.
+  bool BeforeRow(std::string_view row_key_prefix, Status* status);
 
   leveldb::DB* const db_;
   const std::shared_ptr<const TableDescriptor> table_;
@@ -74,7 +76,7 @@ class Scanner {
   // its cells have been returned.
   RowBatch pending_;
   size_t pending_pos_ = 0;
-  std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter
+  std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter (one clone)
   std::unique_ptr<RowReader> reader_;  // reused from row to row
   bool filter_done_ = false;        // the filter ended the scan
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending

@@ -17,8 +17,10 @@ std::string Rate(double v) {
     snprintf(buf, sizeof(buf), "%.2fM/s", v / 1e6);
   } else if (v >= 1e3) {
     snprintf(buf, sizeof(buf), "%.1fk/s", v / 1e3);
-  } else {
+  } else if (v >= 10) {
     snprintf(buf, sizeof(buf), "%.0f/s", v);
+  } else {
+    snprintf(buf, sizeof(buf), "%.2f/s", v);  // the slow rows (filters over a deep tree)
   }
   return buf;
 }

@@ -9,7 +9,7 @@
 //     emulator stores (storage/key_format.h), in memory or on disk like the server under test.
 //
 // Usage: hbase_bench [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]
-//                    [--server PATH]
+//                    [--server PATH] [--filters-only]
 // --cells, --rounds and --seconds override the mode's data size, server/reference alternations
 // (best of each kept) and seconds per timed run.
 
@@ -53,6 +53,7 @@
 
 #include "Hbase.h"
 #include "tests/bench/bench_harness.h"
+#include "tests/bench/filter_rows.h"
 #include "tests/bench/thrift2_rows.h"
 #include "tests/bench/transport_rows.h"
 #include "storage/key_format.h"
@@ -99,6 +100,7 @@ struct Options {
   bool quick = false;
   bool growth = true;
   bool disk = true;
+  bool filters_only = false;  // only the filter rows (tests/bench/filter_rows.h)
   std::string server;
   // Derived from quick.
   double seconds = 3.0;     // per timed run
@@ -660,6 +662,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
   }
 
   if (in_memory) AddLargeMessageRows(port, mode, o.rounds, rows);
+  if (in_memory && emu->thrift2_port > 0) AddFilterRows(port, emu->thrift2_port, o.rounds, rows);
 
   // Thrift2 against Thrift1, same server, same run.
   if (emu->thrift2_port > 0) {
@@ -839,6 +842,8 @@ int main(int argc, char** argv) {
       o.growth = false;
     } else if (a == "--no-disk") {
       o.disk = false;
+    } else if (a == "--filters-only") {
+      o.filters_only = true;
     } else if (a == "--rounds" && i + 1 < argc) {
       rounds_override = std::atoi(argv[++i]);
     } else if (a == "--seconds" && i + 1 < argc) {
@@ -850,7 +855,7 @@ int main(int argc, char** argv) {
     } else {
       fprintf(stderr,
               "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]"
-              " [--server PATH]\n",
+              " [--server PATH] [--filters-only]\n",
               argv[0]);
       return 2;
     }
@@ -879,6 +884,14 @@ int main(int argc, char** argv) {
   printf("machine: %u cores; every ratio is against a reference measured in this run\n",
          std::thread::hardware_concurrency());
   fflush(stdout);
+  if (o.filters_only) {
+    auto emu = StartEmulator(o.server, true);
+    g_server_pid = emu->pid;
+    std::vector<Row> rows;
+    AddFilterRows(emu->port, emu->thrift2_port, o.rounds, &rows);
+    PrintTable(rows);
+    return 0;
+  }
   NullServer null_server;
   std::vector<Row> rows;
   Extras extras;
