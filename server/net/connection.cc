@@ -260,6 +260,9 @@ void Connection::DiscardInput() {
 }
 
 void Connection::ReadMore() {
+  // Waiting on the loop is what makes a connection idle: a call thread serving a client that
+  // calls back to back keeps its buffers until that client goes quiet.
+  session_.Idle();
   size_t space = 0;
   uint8_t* into = session_.ReadSpace(&space);
   if (core_->config.idle_timeout_ms > 0) {

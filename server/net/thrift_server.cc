@@ -26,6 +26,7 @@
 #include <thrift/TProcessor.h>
 
 #include "server/net/connection.h"
+#include "storage/limits.h"
 
 namespace hbemu::server {
 namespace {
@@ -53,6 +54,10 @@ class ThriftServer::Impl {
     core_.processor = std::move(processor);
     core_.session_config.forcing = core_.config.forcing;
     core_.session_config.max_message_bytes = core_.config.max_message_bytes;
+    const Limits& limits = CurrentLimits();
+    core_.session_config.idle_buffer_bytes = static_cast<size_t>(limits.idle_buffer_bytes);
+    core_.session_config.retained_buffer_bytes =
+        static_cast<size_t>(limits.retained_buffer_bytes);
     core_.session_config.stats = &core_.stats;
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
