@@ -82,6 +82,12 @@ ServerCore::ServerCore(ThriftServerConfig server_config) : config(std::move(serv
     // Threads end after a quiet spell, so a server nobody calls holds none.
     call_threads = std::make_unique<CallThreads>(static_cast<size_t>(config.call_threads),
                                                  std::chrono::seconds(10));
+    // The same bounded threads help a loop that long calls hold (EventLoop::Standby).
+    for (auto& loop : loops) {
+      loop->lend_thread = [threads = call_threads.get()](std::function<void()> job) {
+        return threads->TryRun(std::move(job));
+      };
+    }
   }
 }
 

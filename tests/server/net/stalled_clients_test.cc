@@ -124,5 +124,28 @@ TEST(StalledClientsTest, SlowReaderThatKeepsTakingItsRepliesIsNotClosed) {
   EXPECT_EQ(OpenConnections(*server), 1);
 }
 
+// Two long calls on a one-loop server: the loop's thread runs one and the thread that joined it
+// the other, and the next thread to join serves everybody else.
+TEST(StalledClientsTest, TwoSlowCallsDoNotStallTheLoopsOtherClients) {
+  auto handler = std::make_shared<EchoHandler>();
+  ServerMode mode;
+  mode.event_loops = 1;
+  auto server = StartServer(handler, mode);
+  Client first(server->port(), Wire{});
+  Client second(server->port(), Wire{});
+  std::thread slow_one([&] { first.GetRow("slow", "4000"); });
+  ASSERT_TRUE(WaitUntil([&] { return handler->slow_started.load() == 1; }));
+  std::thread slow_two([&] { second.GetRow("slow", "4000"); });
+  ASSERT_TRUE(WaitUntil([&] { return handler->slow_started.load() == 2; }));
+  // A new connection too: accepting runs on the loop as well.
+  Client bystander(server->port(), Wire{});
+  for (int i = 0; i < 5; ++i) {
+    ExpectEcho(bystander.GetRow("t", std::to_string(i)), "t", std::to_string(i));
+  }
+  EXPECT_EQ(handler->slow_finished.load(), 0);
+  slow_one.join();
+  slow_two.join();
+}
+
 }  // namespace
 }  // namespace hbemu::server::thrift_server_testing
