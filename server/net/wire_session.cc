@@ -133,9 +133,21 @@ class BoundedReader : public Protocol {
 
  private:
   // libthrift's figure for one value of the type, but at least one byte: it counts a struct
-  // as none, though even an empty one has its stop byte.
-  uint64_t MinBytes(TType type) {
-    return static_cast<uint64_t>(std::max(1, this->getMinSerializedSize(type)));
+  // as none, though even an empty one has its stop byte. The binary reader stores any type
+  // byte in the enum, so its bytes are read as an int (loading an out-of-range enum is
+  // undefined) and an unknown type is refused, as libthrift's getMinSerializedSize does.
+  uint64_t MinBytes(const TType& type) {
+    int code;
+    static_assert(sizeof(code) == sizeof(type), "TType is an int-sized enum");
+    std::memcpy(&code, &type, sizeof(code));
+    switch (code) {
+      case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 10: case 11: case 12:
+      case 13: case 14: case 15:
+        return static_cast<uint64_t>(std::max(1, this->getMinSerializedSize(TType(code))));
+      default:
+        throw TProtocolException(TProtocolException::INVALID_DATA,
+                                 "unknown element type " + std::to_string(code));
+    }
   }
 
   void CheckElements(const char* kind, int size, uint64_t each) const {
