@@ -125,7 +125,8 @@ class ThriftServer::Impl {
   }
 
   size_t BusyCallThreads() const {
-    return core_.call_threads ? core_.call_threads->busy() : 0;
+    return static_cast<size_t>(
+        std::max<int64_t>(0, core_.stats.on_call_threads.load(std::memory_order_relaxed)));
   }
 
   void Stop() {
