@@ -14,7 +14,6 @@
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/write.hpp>
 #include <glog/logging.h>
 
 namespace hbemu::server {
@@ -31,7 +30,8 @@ constexpr int kMaxInlineCalls = 16;
 constexpr int64_t kBackToBackUs = 2000;
 // How long a call thread waits for a connection's next call before handing it back to its loop.
 constexpr auto kDriveQuiet = std::chrono::milliseconds(50);
-// How long a blocked send waits before the call thread looks whether the server is stopping.
+// How long a blocked send waits before the call thread looks whether the server is stopping or
+// the client has taken nothing for too long.
 constexpr auto kSendPatience = std::chrono::milliseconds(500);
 
 int64_t NowMs() {
@@ -82,6 +82,12 @@ ServerCore::ServerCore(ThriftServerConfig server_config) : config(std::move(serv
     // Threads end after a quiet spell, so a server nobody calls holds none.
     call_threads = std::make_unique<CallThreads>(static_cast<size_t>(config.call_threads),
                                                  std::chrono::seconds(10));
+    // The same bounded threads help a loop that long calls hold (EventLoop::Standby).
+    for (auto& loop : loops) {
+      loop->lend_thread = [threads = call_threads.get()](std::function<void()> job) {
+        return threads->TryRun(std::move(job));
+      };
+    }
   }
 }
 
@@ -151,18 +157,37 @@ void Connection::OnServerStopping() {
   });
 }
 
-void Connection::CloseIfIdleSince(int64_t cutoff_ms) {
-  const int64_t since = waiting_since_ms_.load(std::memory_order_relaxed);
-  if (since == 0 || since > cutoff_ms) return;
+const char* Connection::StallReason(int64_t now_ms) const {
+  const int64_t idle = core_->config.idle_timeout_ms;
+  const int64_t write = core_->write_timeout_ms;
+  const int64_t waiting = waiting_since_ms_.load(std::memory_order_relaxed);
+  if (idle > 0 && waiting != 0 && now_ms - waiting >= idle) return "idle timeout";
+  const int64_t stalled = write_stalled_since_ms_.load(std::memory_order_relaxed);
+  if (stalled == 0) return nullptr;
+  if (write > 0 && now_ms - stalled >= write) return "write timeout";
+  if (idle > 0 && now_ms - stalled >= idle) return "idle timeout";
+  return nullptr;
+}
+
+void Connection::CloseIfStalled(int64_t now_ms) {
+  if (StallReason(now_ms) == nullptr) return;
   auto self = shared_from_this();
-  asio::post(strand_, [self, cutoff_ms] {
-    if (self->driven_.load(std::memory_order_acquire)) return;
+  asio::post(strand_, [self, now_ms] {
+    if (self->driven_.load(std::memory_order_acquire) || self->closed_) return;
+    const char* reason = self->StallReason(now_ms);
+    if (reason == nullptr) return;
     const int64_t waiting = self->waiting_since_ms_.load(std::memory_order_relaxed);
-    if (self->closed_ || self->busy_ || waiting == 0 || waiting > cutoff_ms) return;
-    LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer()
-              << ": nothing received for " << self->core_->config.idle_timeout_ms << " ms"
-              << (self->session_.buffered() > 0 ? " in the middle of a message" : "")
-              << " (idle timeout)";
+    const int64_t stalled = self->write_stalled_since_ms_.load(std::memory_order_relaxed);
+    if (waiting != 0) {
+      LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer()
+                << ": nothing received for " << now_ms - waiting << " ms"
+                << (self->session_.buffered() > 0 ? " in the middle of a message" : "") << " ("
+                << reason << ")";
+    } else {
+      LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer()
+                << ": it took none of its reply for " << now_ms - stalled << " ms (" << reason
+                << ")";
+    }
     self->Close();
   });
 }
@@ -172,6 +197,7 @@ void Connection::Close() {
   closed_ = true;
   linger_timer_.cancel();
   waiting_since_ms_.store(0, std::memory_order_relaxed);
+  write_stalled_since_ms_.store(0, std::memory_order_relaxed);
   boost::system::error_code ec;
   if (driven_fd_ >= 0) {
     ::shutdown(driven_fd_, SHUT_RDWR);
@@ -260,6 +286,9 @@ void Connection::DiscardInput() {
 }
 
 void Connection::ReadMore() {
+  // Waiting on the loop is what makes a connection idle: a call thread serving a client that
+  // calls back to back keeps its buffers until that client goes quiet.
+  session_.Idle();
   size_t space = 0;
   uint8_t* into = session_.ReadSpace(&space);
   if (core_->config.idle_timeout_ms > 0) {
@@ -320,25 +349,30 @@ bool Connection::WriteNow(const std::vector<WireSession::Span>& spans) {
     Close();
     return false;
   }
-  // Drop what was sent from the front of the buffer sequence; async_write does the rest.
-  std::vector<asio::const_buffer> rest;
+  // Drop what was sent from the front of the buffer sequence; WriteRest does the rest.
+  pending_.clear();
   for (const auto& buffer : buffers) {
     if (sent >= buffer.size()) {
       sent -= buffer.size();
       continue;
     }
-    rest.push_back(buffer + sent);
+    pending_.push_back(buffer + sent);
     sent = 0;
   }
   busy_ = true;
-  auto self = shared_from_this();
-  asio::async_write(socket_, rest,
-                    asio::bind_executor(strand_, [self](const boost::system::error_code& e,
-                                                        size_t) { self->OnWritten(e); }));
+  write_stalled_since_ms_.store(NowMs(), std::memory_order_relaxed);
+  WriteRest();
   return false;
 }
 
-void Connection::OnWritten(const boost::system::error_code& ec) {
+void Connection::WriteRest() {
+  auto self = shared_from_this();
+  socket_.async_write_some(
+      pending_, asio::bind_executor(strand_, [self](const boost::system::error_code& ec,
+                                                    size_t n) { self->OnWriteSome(ec, n); }));
+}
+
+void Connection::OnWriteSome(const boost::system::error_code& ec, size_t n) {
   if (closed_) return;
   if (ec) {
     VLOG(1) << "[thrift_server] reply to " << session_.peer()
@@ -346,6 +380,20 @@ void Connection::OnWritten(const boost::system::error_code& ec) {
     Close();
     return;
   }
+  size_t first = 0;
+  while (first < pending_.size() && n >= pending_[first].size()) n -= pending_[first++].size();
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(first));
+  if (!pending_.empty()) {
+    pending_.front() += n;
+    write_stalled_since_ms_.store(NowMs(), std::memory_order_relaxed);
+    WriteRest();
+    return;
+  }
+  write_stalled_since_ms_.store(0, std::memory_order_relaxed);
+  OnWritten();
+}
+
+void Connection::OnWritten() {
   session_.Written();
   NoteReplySent();
   busy_ = false;
@@ -401,7 +449,11 @@ void Connection::Drive() {
   if (!blocking_options_set_) {
     blocking_options_set_ = true;
     const timeval quiet = ToTimeval(kDriveQuiet);
-    const timeval patience = ToTimeval(kSendPatience);
+    const int64_t deadline = SendDeadlineMs();
+    const timeval patience = ToTimeval(deadline > 0 ? std::min<std::chrono::milliseconds>(
+                                                          kSendPatience,
+                                                          std::chrono::milliseconds(deadline))
+                                                    : kSendPatience);
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &quiet, sizeof(quiet));
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof(patience));
   }
@@ -448,12 +500,26 @@ void Connection::Drive() {
   }
 }
 
+int64_t Connection::SendDeadlineMs() const {
+  const int64_t write = core_->write_timeout_ms, idle = core_->config.idle_timeout_ms;
+  if (write > 0 && idle > 0) return std::min(write, idle);
+  return std::max<int64_t>(write, idle);
+}
+
+const char* Connection::SendDeadlineName() const {
+  const int64_t write = core_->write_timeout_ms, idle = core_->config.idle_timeout_ms;
+  return write > 0 && (idle <= 0 || write <= idle) ? "write timeout" : "idle timeout";
+}
+
 bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
   std::vector<iovec> iov;
   iov.reserve(spans.size());
   for (const auto& span : spans) {
     if (span.size > 0) iov.push_back({const_cast<uint8_t*>(span.data), span.size});
   }
+  // A client that takes nothing of its reply for this long is closed, as on the event loop.
+  const int64_t deadline = SendDeadlineMs();
+  int64_t progress_ms = 0;  // when the client last took something; set once a send blocks
   size_t first = 0;
   while (first < iov.size()) {
     msghdr msg{};
@@ -462,11 +528,23 @@ bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
     const ssize_t sent = ::sendmsg(driven_fd_, &msg, MSG_NOSIGNAL);
     if (sent < 0) {
       if (errno == EINTR) continue;
-      if ((errno == EAGAIN || errno == EWOULDBLOCK) && !stop_requested_.load()) continue;
+      if ((errno == EAGAIN || errno == EWOULDBLOCK) && !stop_requested_.load()) {
+        // SO_SNDTIMEO ran out with nothing sent: the send blocked that long.
+        const int64_t now = NowMs();
+        if (progress_ms == 0) {
+          progress_ms = now - std::min<int64_t>(deadline, kSendPatience.count());
+        }
+        if (deadline == 0 || now - progress_ms < deadline) continue;
+        LOG(INFO) << "[thrift_server] closing connection from " << session_.peer()
+                  << ": it took none of its reply for " << now - progress_ms << " ms ("
+                  << SendDeadlineName() << ")";
+        return false;
+      }
       VLOG(1) << "[thrift_server] reply to " << session_.peer()
               << " not delivered: " << strerror(errno);
       return false;
     }
+    if (progress_ms != 0) progress_ms = NowMs();
     size_t left = static_cast<size_t>(sent);
     while (first < iov.size() && left >= iov[first].iov_len) left -= iov[first++].iov_len;
     if (left > 0) {

@@ -38,6 +38,8 @@ struct ServerCore {
   explicit ServerCore(ThriftServerConfig server_config);
 
   ThriftServerConfig config;
+  // Limits::write_timeout_ms when the server was made; 0 = never.
+  int64_t write_timeout_ms = 0;
   WireSessionConfig session_config;
   WireStats stats;
   std::shared_ptr<apache::thrift::TProcessor> processor;
@@ -88,8 +90,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // reply.
   void OnServerStopping();
 
-  // Any thread: closes the connection if it has been waiting for bytes since before `cutoff_ms`.
-  void CloseIfIdleSince(int64_t cutoff_ms);
+  // Any thread: closes the connection if it has waited for its client's next bytes longer than
+  // the idle timeout, or for its client to take any of a reply longer than the write timeout or
+  // the idle timeout (a client that stops reading is idle too).
+  void CloseIfStalled(int64_t now_ms);
 
   // On the strand, on the call thread driving it, or once no thread runs the event loop.
   void Close();
@@ -117,7 +121,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // the usual case: finishing inline saves a trip through the event loop (one epoll_wait and a
   // handler) per call. Whatever the socket does not take at once is written asynchronously.
   bool WriteNow(const std::vector<WireSession::Span>& spans);
-  void OnWritten(const boost::system::error_code& ec);
+  // Writes pending_ piece by piece, so that each piece the client takes marks progress for the
+  // write timeout.
+  void WriteRest();
+  void OnWriteSome(const boost::system::error_code& ec, size_t n);
+  void OnWritten();
+  // Why the connection is to be closed at `now_ms` (the timeout that ran out), or null.
+  const char* StallReason(int64_t now_ms) const;
   void NoteReplySent();
 
   // On the strand: hands the connection to a call thread if it calls back to back and one is
@@ -126,7 +136,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // On the call thread: serves calls with blocking socket calls until the client is quiet for
   // kDriveQuiet, the connection ends, or the server stops.
   void Drive();
+  // False when the connection is to be closed: the send failed, the client took none of it for
+  // the write timeout (or the idle timeout), or the server stops.
   bool SendAll(const std::vector<WireSession::Span>& spans);
+  // How long a call thread's send may go without the client taking anything (the shorter of
+  // the write and idle timeouts; 0: forever), and which of the two that is.
+  int64_t SendDeadlineMs() const;
+  const char* SendDeadlineName() const;
   // On the call thread: gives the connection back to its loop.
   void HandBack();
   // On the strand: takes the descriptor out of asio (and its epoll set) for a call thread, and
@@ -148,6 +164,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // When the connection started waiting for bytes (steady ms), or 0 while it is not waiting.
   // Written on the strand, read by the idle sweep.
   std::atomic<int64_t> waiting_since_ms_{0};
+  // While a reply is written asynchronously: when the client last took some of it (steady ms);
+  // else 0. Written on the strand, read by the idle sweep.
+  std::atomic<int64_t> write_stalled_since_ms_{0};
+  // The rest of the reply being written asynchronously.
+  std::vector<boost::asio::const_buffer> pending_;
   // Set (on the strand) while a call thread serves the connection.
   std::atomic<bool> driven_{false};
   // The server is stopping; read by the call thread between calls.

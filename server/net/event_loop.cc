@@ -77,19 +77,28 @@ void EventLoop::Standby() {
       continue;
     }
     if (!stuck) continue;
+    // Counted before it starts, so the next poll does not add another for the same calls.
     loop_threads.fetch_add(1, std::memory_order_relaxed);
-    try {
-      // Long enough to amortise joining, short enough to step back once the loop is free.
-      io.run_for(kStandbyStint);
-    } catch (const std::exception& e) {
-      LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
-    }
-    loop_threads.fetch_sub(1, std::memory_order_relaxed);
-    // Leaving run_for can leave the reactor task queued with nobody told: the loop's own
-    // thread may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
-    boost::asio::post(io, [] {});
+    // A lent thread leaves the standby watching: if the helper too gets stuck in a call, the
+    // next poll adds one more. Two slow calls used to hold the loop and the standby, and every
+    // other connection of the loop waited for one of them to end (4.2 s in one measurement).
+    if (lend_thread && lend_thread([this] { Help(); })) continue;
+    Help();
     finished = calls_finished.load(std::memory_order_relaxed);
   }
+}
+
+void EventLoop::Help() {
+  try {
+    // Long enough to amortise joining, short enough to step back once the loop is free.
+    io.run_for(kStandbyStint);
+  } catch (const std::exception& e) {
+    LOG(ERROR) << "[thrift_server] event loop handler threw: " << e.what();
+  }
+  loop_threads.fetch_sub(1, std::memory_order_relaxed);
+  // Leaving run_for can leave the reactor task queued with nobody told: the loop's own
+  // thread may be asleep waiting for work. A no-op post wakes it, and it takes over epoll.
+  boost::asio::post(io, [] {});
 }
 
 }  // namespace hbemu::server

@@ -26,6 +26,7 @@
 #include <thrift/TProcessor.h>
 
 #include "server/net/connection.h"
+#include "storage/limits.h"
 
 namespace hbemu::server {
 namespace {
@@ -53,6 +54,11 @@ class ThriftServer::Impl {
     core_.processor = std::move(processor);
     core_.session_config.forcing = core_.config.forcing;
     core_.session_config.max_message_bytes = core_.config.max_message_bytes;
+    const Limits& limits = CurrentLimits();
+    core_.session_config.idle_buffer_bytes = static_cast<size_t>(limits.idle_buffer_bytes);
+    core_.session_config.retained_buffer_bytes =
+        static_cast<size_t>(limits.retained_buffer_bytes);
+    core_.write_timeout_ms = limits.write_timeout_ms;
     core_.session_config.stats = &core_.stats;
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
@@ -95,11 +101,14 @@ class ThriftServer::Impl {
     for (auto& loop : core_.loops) loop->Start();
     asio::post(accept_strand_, [this] { Accept(); });
     started_ = true;
-    if (config.idle_timeout_ms > 0) asio::post(accept_strand_, [this] { ScheduleIdleSweep(); });
+    if (SweepPeriodMs() > 0) asio::post(accept_strand_, [this] { ScheduleStallSweep(); });
     LOG(INFO) << "[thrift_server] listening on " << endpoint.address().to_string() << ":"
               << port_ << " (" << ModeDescription(config.forcing) << ", " << core_.loops.size()
               << " event loops, idle timeout "
               << (config.idle_timeout_ms > 0 ? std::to_string(config.idle_timeout_ms) + " ms"
+                                             : std::string("off"))
+              << ", write timeout "
+              << (core_.write_timeout_ms > 0 ? std::to_string(core_.write_timeout_ms) + " ms"
                                              : std::string("off"))
               << ")";
     return true;
@@ -116,7 +125,8 @@ class ThriftServer::Impl {
   }
 
   size_t BusyCallThreads() const {
-    return core_.call_threads ? core_.call_threads->busy() : 0;
+    return static_cast<size_t>(
+        std::max<int64_t>(0, core_.stats.on_call_threads.load(std::memory_order_relaxed)));
   }
 
   void Stop() {
@@ -185,19 +195,26 @@ class ThriftServer::Impl {
     return transport + ", " + protocol + (detected ? " detected per connection" : "");
   }
 
-  // On accept_strand_. Checks often enough that a connection outlives the timeout by at most a
-  // quarter of it (and by at most a second).
-  void ScheduleIdleSweep() {
+  // How often the stall sweep looks: often enough that a connection outlives the idle or write
+  // timeout by at most a quarter of it (and by at most a second); 0 when both are off.
+  int64_t SweepPeriodMs() const {
+    int64_t shortest = 0;
+    for (int64_t timeout : {core_.config.idle_timeout_ms, core_.write_timeout_ms}) {
+      if (timeout > 0 && (shortest == 0 || timeout < shortest)) shortest = timeout;
+    }
+    return shortest > 0 ? std::clamp<int64_t>(shortest / 4, 10, 1000) : 0;
+  }
+
+  // On accept_strand_.
+  void ScheduleStallSweep() {
     if (stopping_) return;
-    const int64_t timeout = core_.config.idle_timeout_ms;
-    const int64_t period = std::clamp<int64_t>(timeout / 4, 10, 1000);
-    sweep_timer_.expires_after(std::chrono::milliseconds(period));
+    sweep_timer_.expires_after(std::chrono::milliseconds(SweepPeriodMs()));
     sweep_timer_.async_wait(
-        asio::bind_executor(accept_strand_, [this, timeout](const boost::system::error_code& ec) {
+        asio::bind_executor(accept_strand_, [this](const boost::system::error_code& ec) {
           if (ec || stopping_) return;
-          const int64_t cutoff = NowMs() - timeout;
-          for (const auto& conn : core_.Snapshot()) conn->CloseIfIdleSince(cutoff);
-          ScheduleIdleSweep();
+          const int64_t now = NowMs();
+          for (const auto& conn : core_.Snapshot()) conn->CloseIfStalled(now);
+          ScheduleStallSweep();
         }));
   }
 

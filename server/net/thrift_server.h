@@ -40,17 +40,19 @@ struct ThriftServerConfig {
 // or Thrift over HTTP), finds complete messages and runs them through the processor on the
 // event-loop thread that read them, so a call costs no thread hand-off. There are event_loops
 // loops; each accepted connection is served by the loop with the fewest open
-// connections, and loops share only the processor (and so the store). Each loop's standby
-// thread joins it whenever the loop has been inside the same calls for a millisecond, so a long
-// call stalls the other connections of its loop for about that long at most. A connection whose
-// client calls back to back moves to a call thread of its own (up to call_threads of them) until
-// it is quiet for 50 ms: a thread-per-connection server's two system calls per call, without
-// its thread per idle connection. No thread is held by an idle connection; one that stays idle
-// past idle_timeout_ms is closed.
+// connections, and loops share only the processor (and so the store). Whenever every thread of a
+// loop has been inside a call for a millisecond, its standby thread has a call thread join it,
+// so long calls stall the other connections of their loop for about that long at most, however
+// many run at once. A connection whose client calls back to back moves to a call thread of its
+// own (up to call_threads of them) until it is quiet for 50 ms: a thread-per-connection server's
+// two system calls per call, without its thread per idle connection. No thread is held by an idle connection; one that stays idle
+// past idle_timeout_ms is closed, and so is one whose client takes none of its reply for
+// Limits::write_timeout_ms or idle_timeout_ms, whichever is shorter.
 //
 // Each connection runs its calls strictly one at a time, in arrival order. A malformed message,
 // a process() failure, or a message/frame over max_message_bytes closes only that connection,
-// with a WARNING naming the peer (see WireSession for the rest of the per-connection rules).
+// with a WARNING naming the peer (see WireSession for the rest of the per-connection rules,
+// and for the buffers a connection keeps).
 //
 // Start and Stop are called from one controlling thread. Start at most once per object.
 class ThriftServer {
@@ -69,7 +71,8 @@ class ThriftServer {
 
   // Open connections served by each event loop, in loop order.
   std::vector<int> ConnectionsPerLoop() const;
-  // Call threads serving a connection now (each holds one connection calling back to back).
+  // Call threads serving a connection now (each holds one connection calling back to back);
+  // call threads helping an event loop through long calls are not counted.
   size_t BusyCallThreads() const;
 
   // This port's traffic so far (connections by format, bytes); valid for the object's life.

@@ -1,9 +1,16 @@
 #include "server/net/wire_session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <utility>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <glog/logging.h>
 #include <thrift/TApplicationException.h>
@@ -11,6 +18,7 @@
 #include <thrift/TProcessor.h>
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
+#include <thrift/protocol/TProtocolException.h>
 #include <thrift/transport/TBufferTransports.h>
 
 #include "server/net/http_exchange.h"
@@ -20,18 +28,48 @@ namespace {
 
 using apache::thrift::TApplicationException;
 using apache::thrift::TConfiguration;
+using apache::thrift::protocol::TList;
+using apache::thrift::protocol::TMap;
 using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
+using apache::thrift::protocol::TProtocolException;
+using apache::thrift::protocol::TSet;
+using apache::thrift::protocol::TType;
 using apache::thrift::transport::TMemoryBuffer;
 
 constexpr size_t kFrameHeaderBytes = 4;
-// Small, because an idle connection keeps it: 1,000 connections hold 8 MB. A message bigger than
-// the buffer grows it (and the connection keeps up to kKeepBufferBytes for the next one).
+// Small, because every connection keeps it: 1,000 connections hold 8 MB. A message bigger than
+// the buffer grows it as its bytes arrive; Idle() gives the growth back.
 constexpr size_t kMinReadSpace = 8 * 1024;
-// A session keeps buffers this big across calls; one that grew for a bigger message is released
-// once that message is done, so a single large call does not pin memory for the connection's life.
-constexpr size_t kKeepBufferBytes = 8 * 1024 * 1024;
 constexpr char kThriftContentType[] = "application/x-thrift";
+
+// Buffer bytes above their baseline that idle sessions keep, process-wide (Limits::
+// retained_buffer_bytes bounds it).
+std::atomic<int64_t> idle_retained_bytes{0};
+
+bool ChargeIdleBytes(size_t bytes, size_t limit) {
+  const int64_t n = static_cast<int64_t>(bytes);
+  if (idle_retained_bytes.fetch_add(n, std::memory_order_relaxed) + n <=
+      static_cast<int64_t>(limit)) {
+    return true;
+  }
+  idle_retained_bytes.fetch_sub(n, std::memory_order_relaxed);
+  return false;
+}
+
+// Freeing this much (a large call's buffers, and what the call itself allocated is free by now)
+// also hands free heap memory back to the system.
+constexpr size_t kTrimAfterBytes = 1 << 20;
+
+// glibc raises its mmap threshold after the first large block is freed (up to 32 MiB), so the
+// next large blocks come from the heap, and freeing them keeps the memory in the process: 30
+// connections that each sent and read 7 MB held 140-320 MB of RSS after every buffer was freed.
+// Giving back what is free after a large call costs far less than the call did.
+void ReturnFreeMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 
 uint32_t ReadBigEndian32(const uint8_t* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
@@ -57,6 +95,123 @@ class MessageView : public TMemoryBuffer {
   }
 };
 
+// libthrift sizes a string or container from its length prefix before reading it (a string
+// resized, a vector of that many elements, the compact protocol's string buffer reallocated),
+// checked only against the whole message's size: a frame of a few MB claiming a list of
+// millions of structs allocated and constructed them all. These readers refuse any claim that
+// cannot fit in the bytes left of the message, before anything is allocated, with the
+// TProtocolException (SIZE_LIMIT) of libthrift's own size limits; like every message that does
+// not decode, it closes the connection (Thrift over HTTP answers 500).
+template <class Protocol>
+class BoundedReader : public Protocol {
+ public:
+  explicit BoundedReader(std::shared_ptr<TMemoryBuffer> input) : Protocol(std::move(input)) {}
+
+  void SetLimits(int32_t limit) {
+    this->string_limit_ = limit;
+    this->container_limit_ = limit;
+  }
+
+  void checkReadBytesAvailable(TList& list) override {
+    CheckElements("list", list.size_, MinBytes(list.elemType_));
+  }
+  void checkReadBytesAvailable(TSet& set) override {
+    CheckElements("set", set.size_, MinBytes(set.elemType_));
+  }
+  void checkReadBytesAvailable(TMap& map) override {
+    CheckElements("map", map.size_, MinBytes(map.keyType_) + MinBytes(map.valueType_));
+  }
+
+ protected:
+  uint32_t Left() const { return this->trans_->available_read(); }
+
+  void CheckString(int32_t size) const {
+    if (size > 0 && static_cast<uint32_t>(size) > Left()) {
+      Refuse("a string of " + std::to_string(size) + " bytes");
+    }
+  }
+
+ private:
+  // libthrift's figure for one value of the type, but at least one byte: it counts a struct
+  // as none, though even an empty one has its stop byte. The binary reader stores any type
+  // byte in the enum, so its bytes are read as an int (loading an out-of-range enum is
+  // undefined) and an unknown type is refused, as libthrift's getMinSerializedSize does.
+  uint64_t MinBytes(const TType& type) {
+    int code;
+    static_assert(sizeof(code) == sizeof(type), "TType is an int-sized enum");
+    std::memcpy(&code, &type, sizeof(code));
+    switch (code) {
+      case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 10: case 11: case 12:
+      case 13: case 14: case 15:
+        return static_cast<uint64_t>(std::max(1, this->getMinSerializedSize(TType(code))));
+      default:
+        throw TProtocolException(TProtocolException::INVALID_DATA,
+                                 "unknown element type " + std::to_string(code));
+    }
+  }
+
+  void CheckElements(const char* kind, int size, uint64_t each) const {
+    if (size > 0 && static_cast<uint64_t>(size) * each > Left()) {
+      Refuse(std::string("a ") + kind + " of " + std::to_string(size) + " elements (at least " +
+             std::to_string(static_cast<uint64_t>(size) * each) + " bytes)");
+    }
+  }
+
+  [[noreturn]] void Refuse(const std::string& claim) const {
+    throw TProtocolException(TProtocolException::SIZE_LIMIT,
+                             "Exceeded size limit: " + claim + " where " +
+                                 std::to_string(Left()) + " bytes of the message are left");
+  }
+};
+
+class BinaryReader
+    : public BoundedReader<apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>> {
+ public:
+  using BoundedReader::BoundedReader;
+
+  uint32_t readString_virt(std::string& str) override { return ReadBytes(str); }
+  uint32_t readBinary_virt(std::string& str) override { return ReadBytes(str); }
+
+ private:
+  uint32_t ReadBytes(std::string& str) {
+    int32_t size;
+    const uint32_t header = readI32(size);
+    CheckString(size);
+    return header + readStringBody(str, size);  // negative sizes and the limit: libthrift's
+  }
+};
+
+class CompactReader
+    : public BoundedReader<apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer>> {
+ public:
+  using BoundedReader::BoundedReader;
+
+  uint32_t readString_virt(std::string& str) override { return ReadBytes(str); }
+  uint32_t readBinary_virt(std::string& str) override { return ReadBytes(str); }
+
+ private:
+  // As libthrift's readBinary, but straight from the message instead of through a string buffer
+  // that grew to the largest string read and stayed that big for the connection's life.
+  uint32_t ReadBytes(std::string& str) {
+    int32_t size;
+    const uint32_t header = readVarint32(size);
+    if (size == 0) {
+      str.clear();
+      return header;
+    }
+    if (size < 0) throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
+    if (string_limit_ > 0 && size > string_limit_) {
+      throw TProtocolException(TProtocolException::SIZE_LIMIT);
+    }
+    CheckString(size);
+    uint32_t got = static_cast<uint32_t>(size);
+    const uint8_t* bytes = trans_->borrow(nullptr, &got);  // the whole message is in memory
+    str.assign(reinterpret_cast<const char*>(bytes), static_cast<size_t>(size));
+    trans_->consume(static_cast<uint32_t>(size));
+    return header + static_cast<uint32_t>(size);
+  }
+};
+
 bool LooksBinary(const uint8_t* p, size_t n, size_t at) {
   return n >= at + 2 && p[at] == 0x80 && p[at + 1] == 0x01;
 }
@@ -68,9 +223,8 @@ bool LooksCompact(const uint8_t* p, size_t n, size_t at) { return n >= at + 1 &&
 class WireSession::Call {
  public:
   explicit Call(std::shared_ptr<TConfiguration> config)
-      : input_(std::make_shared<MessageView>(std::move(config))) {
-    NewReplyBuffer();
-  }
+      : input_(std::make_shared<MessageView>(std::move(config))),
+        reply_(std::make_shared<TMemoryBuffer>()) {}
 
   // Processes one message; the reply follows `reserve` placeholder bytes in the reply buffer.
   // Returns an empty string, or why the message could not be processed (the stream cannot be
@@ -81,9 +235,8 @@ class WireSession::Call {
     StartReply(reserve);
     const int p = static_cast<int>(protocol);
     if (!out_[p]) out_[p] = MakeProtocol(protocol, reply_);
-    // libthrift sizes a string from its length prefix before reading it (TBinaryProtocol
-    // readStringBody, TCompactProtocol readBinary), so a 20-byte frame claiming a 2 GB string
-    // would allocate 2 GB. Nothing in a message is longer than the message itself.
+    // Nothing in a message is longer than the message itself (the readers also hold each claim
+    // to the bytes left).
     const int32_t limit = static_cast<int32_t>(std::min<size_t>(length, INT32_MAX));
     std::shared_ptr<TProtocol> in;
     if (protocol == WireProtocol::kCompact) {
@@ -92,8 +245,7 @@ class WireSession::Call {
       in = compact_in_;
     } else {
       if (!binary_in_) binary_in_ = std::make_shared<BinaryReader>(input_);
-      binary_in_->setStringSizeLimit(limit);
-      binary_in_->setContainerSizeLimit(limit);
+      binary_in_->SetLimits(limit);
       in = binary_in_;
     }
     try {
@@ -118,9 +270,10 @@ class WireSession::Call {
     return {bytes, size};
   }
 
-  void Done() {
-    if (reply_->getBufferSize() > kKeepBufferBytes) NewReplyBuffer();
-  }
+  size_t reply_capacity() const { return reply_->getBufferSize(); }
+
+  // Back to a fresh buffer's size; the protocol objects keep writing into the same transport.
+  void ReleaseReply() { reply_->resetBuffer(TMemoryBuffer::defaultSize); }
 
  private:
   static std::shared_ptr<TProtocol> MakeProtocol(WireProtocol protocol,
@@ -139,12 +292,6 @@ class WireSession::Call {
       static const uint8_t kPlaceholder[kFrameHeaderBytes] = {};
       reply_->write(kPlaceholder, static_cast<uint32_t>(reserve));
     }
-  }
-
-  void NewReplyBuffer() {
-    reply_ = std::make_shared<TMemoryBuffer>();
-    out_[0].reset();
-    out_[1].reset();
   }
 
   // The generated C++ processor reports an undeclared handler exception as
@@ -191,19 +338,9 @@ class WireSession::Call {
     writer->writeMessageEnd();
   }
 
-  using BinaryReader = apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>;
-  // libthrift's compact protocol takes its limits only when constructed; this one is reused.
-  class CompactReader : public apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer> {
-   public:
-    using TCompactProtocolT::TCompactProtocolT;
-    void SetLimits(int32_t limit) {
-      string_limit_ = limit;
-      container_limit_ = limit;
-    }
-  };
 
   std::shared_ptr<MessageView> input_;
-  std::shared_ptr<TMemoryBuffer> reply_;
+  const std::shared_ptr<TMemoryBuffer> reply_;
   // Created on first use.
   std::shared_ptr<BinaryReader> binary_in_;
   std::shared_ptr<CompactReader> compact_in_;
@@ -215,13 +352,57 @@ WireSession::WireSession(const WireSessionConfig& config, apache::thrift::TProce
     : config_(config),
       processor_(processor),
       peer_(std::move(peer)),
-      buffer_(kMinReadSpace),
-      call_(std::make_unique<Call>(std::move(thrift_config))) {}
+      call_(std::make_unique<Call>(std::move(thrift_config))) {
+  Resize(kMinReadSpace);
+}
 
 WireSession::~WireSession() {
+  EndIdle();
   if (config_.stats != nullptr && format_) {
     config_.stats->open[WireStats::ModeIndex(*format_)].fetch_sub(1, std::memory_order_relaxed);
   }
+}
+
+void WireSession::FreeBuffer::operator()(uint8_t* p) const { std::free(p); }
+
+void WireSession::Resize(size_t capacity) {
+  // realloc moves the pages of a large block instead of copying them.
+  void* grown = std::realloc(buffer_.get(), capacity);
+  if (grown == nullptr) throw std::bad_alloc();
+  (void)buffer_.release();
+  buffer_.reset(static_cast<uint8_t*>(grown));
+  capacity_ = capacity;
+}
+
+size_t WireSession::held_bytes() const { return capacity_ + call_->reply_capacity(); }
+
+size_t WireSession::BaselineBytes() { return kMinReadSpace + TMemoryBuffer::defaultSize; }
+
+int64_t WireSession::IdleRetainedBytes() {
+  return idle_retained_bytes.load(std::memory_order_relaxed);
+}
+
+void WireSession::Idle() {
+  if (begin_ != end_ || writing_ || charged_ > 0) return;
+  begin_ = end_ = 0;
+  const size_t held = held_bytes();
+  if (held <= BaselineBytes()) return;
+  if (held <= config_.idle_buffer_bytes && ChargeIdleBytes(held, config_.retained_buffer_bytes)) {
+    charged_ = held;
+    return;
+  }
+  if (capacity_ > kMinReadSpace) {
+    buffer_.reset();
+    Resize(kMinReadSpace);
+  }
+  call_->ReleaseReply();
+  if (held >= kTrimAfterBytes) ReturnFreeMemory();
+}
+
+void WireSession::EndIdle() {
+  if (charged_ == 0) return;
+  idle_retained_bytes.fetch_sub(static_cast<int64_t>(charged_), std::memory_order_relaxed);
+  charged_ = 0;
 }
 
 WireSession::Step WireSession::Read(size_t want) {
@@ -242,7 +423,7 @@ WireSession::Step WireSession::Next() {
   for (;;) {
     if (buffered() < want_) return Read(want_);
     if (!format_) {
-      WireDetection detected = DetectWireFormat(buffer_.data() + begin_, buffered(),
+      WireDetection detected = DetectWireFormat(buffer_.get() + begin_, buffered(),
                                                 config_.forcing);
       if (detected.status == WireDetection::Status::kNeedMore) return Read(buffered() + 1);
       if (detected.status == WireDetection::Status::kUnknown) return Close(detected.error);
@@ -279,7 +460,7 @@ WireSession::Step WireSession::Next() {
 }
 
 WireSession::Step WireSession::NextFramed() {
-  const uint8_t* start = buffer_.data() + begin_;
+  const uint8_t* start = buffer_.get() + begin_;
   if (buffered() < kFrameHeaderBytes) return Read(kFrameHeaderBytes);
   const uint32_t frame = ReadBigEndian32(start);
   if (frame == 0) return Close("empty frame");
@@ -294,7 +475,7 @@ WireSession::Step WireSession::NextFramed() {
 }
 
 WireSession::Step WireSession::NextBuffered() {
-  const uint8_t* start = buffer_.data() + begin_;
+  const uint8_t* start = buffer_.get() + begin_;
   const size_t max = config_.max_message_bytes;
   SkimResult skim = skimmer_->Skim(start, buffered());
   switch (skim.status) {
@@ -319,7 +500,7 @@ WireSession::Step WireSession::NextBuffered() {
 WireSession::Step WireSession::NextHttp() {
   size_t used = 0;
   const HttpRequestReader::Status status =
-      http_->Feed(buffer_.data() + begin_, buffered(), &used);
+      http_->Feed(buffer_.get() + begin_, buffered(), &used);
   begin_ += used;
   if (status == HttpRequestReader::Status::kNeedMore) {
     if (http_->WantsContinue()) {
@@ -350,7 +531,7 @@ WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WirePr
   const size_t reserve = format_->transport == WireTransport::kFramed ? kFrameHeaderBytes : 0;
   std::string error = call_->Run(processor_, message, length, protocol, reserve, peer_);
   if (!error.empty()) {
-    if (!http) return Close(error + Hint(buffer_.data() + begin_, buffered()));
+    if (!http) return Close(error + Hint(buffer_.get() + begin_, buffered()));
     // HTTP frames each request itself, so the connection stays usable after a bad body.
     LOG(WARNING) << "[wire_session] Thrift message over HTTP from " << peer_
                  << " not processed: " << error;
@@ -406,7 +587,6 @@ void WireSession::Written() {
   begin_ += consumed_;
   consumed_ = 0;
   want_ = 1;
-  call_->Done();
   // An HTTP request is finished once its final response is out (not after a 100 Continue).
   if (http_ && !http_header_.empty()) {
     http_->Reset();
@@ -415,30 +595,26 @@ void WireSession::Written() {
 }
 
 uint8_t* WireSession::ReadSpace(size_t* size) {
-  if (begin_ == end_) {
-    begin_ = end_ = 0;
-    if (buffer_.size() > kKeepBufferBytes && want_ <= kKeepBufferBytes) {
-      std::vector<uint8_t>(kMinReadSpace).swap(buffer_);
-    }
-  }
-  // Room for at least the rest of want_ (so a large message arrives without repeated regrowth)
-  // and never less than kMinReadSpace.
-  const size_t space = std::max(want_ > buffered() ? want_ - buffered() : 0, kMinReadSpace);
-  if (buffer_.size() - end_ < space && begin_ > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
+  if (begin_ == end_) begin_ = end_ = 0;
+  if (capacity_ - end_ < kMinReadSpace && begin_ > 0) {
+    std::memmove(buffer_.get(), buffer_.get() + begin_, buffered());
     end_ -= begin_;
     begin_ = 0;
   }
-  if (buffer_.size() - end_ < space) {
-    // Double for streams of growing messages, but not far past the largest message allowed.
+  if (capacity_ - end_ < kMinReadSpace) {
+    // Full. A length a client claims is only a ceiling: the buffer follows the bytes that
+    // actually arrived, at most doubling (less when the message is known to need less), so five
+    // bytes claiming 99 MiB cost 8 KiB and a real 99 MiB message about 14 reallocations.
+    const size_t rest = want_ > buffered() ? want_ - buffered() : 0;
     const size_t cap = config_.max_message_bytes + kFrameHeaderBytes + kMinReadSpace;
-    buffer_.resize(std::max(end_ + space, std::min(buffer_.size() * 2, cap)));
+    Resize(std::max(end_ + kMinReadSpace, std::min(end_ + std::min(rest, buffered()), cap)));
   }
-  *size = buffer_.size() - end_;
-  return buffer_.data() + end_;
+  *size = capacity_ - end_;
+  return buffer_.get() + end_;
 }
 
 void WireSession::Received(size_t n) {
+  if (n > 0) EndIdle();
   end_ += n;
   if (config_.stats != nullptr) config_.stats->bytes_in.fetch_add(n, std::memory_order_relaxed);
 }

@@ -11,6 +11,7 @@
 #include "server/net/message_skimmer.h"
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
+#include "storage/limits.h"
 
 namespace apache::thrift {
 class TConfiguration;
@@ -26,6 +27,10 @@ struct WireSessionConfig {
   WireForcing forcing;
   // Largest message (or frame, or HTTP body) accepted.
   size_t max_message_bytes = 100u * 1024 * 1024;
+  // Buffers one idle connection keeps, and all idle connections of the process together
+  // (Limits::idle_buffer_bytes, Limits::retained_buffer_bytes); past either, Idle() frees them.
+  size_t idle_buffer_bytes = static_cast<size_t>(Limits{}.idle_buffer_bytes);
+  size_t retained_buffer_bytes = static_cast<size_t>(Limits{}.retained_buffer_bytes);
   // Where this port's traffic is counted; null counts nothing. Outlives the session.
   WireStats* stats = nullptr;
 };
@@ -38,9 +43,14 @@ struct WireSessionConfig {
 //
 // Calls run strictly one at a time: after a kWrite step, Next() must not be called again until
 // Written(). Each message is parsed from its own view of the buffer and the input budget is reset
-// per message, so libthrift 0.17's per-connection byte budget (THRIFT-5492) never applies. Reply
-// buffers and protocol objects are kept for the connection's life, but a buffer that grew for a
-// large message is given back once that message is done.
+// per message, so libthrift 0.17's per-connection byte budget (THRIFT-5492) never applies.
+//
+// Memory follows the bytes that arrived, never what a client claims: a frame, string or
+// container length only says how far to read, and the read buffer at most doubles per read
+// (up to the message limit). While decoding, a string or container that claims more than the
+// bytes left in its message is refused before anything is allocated for it. Reply buffers and
+// protocol objects are kept between calls; when the connection goes idle (Idle()), what it
+// keeps above its small baseline is bounded per connection and for the whole process.
 //
 // The generated C++ processor turns any undeclared handler exception into
 // TApplicationException(UNKNOWN, what()); replies of that kind are rewritten to what HBase's Java
@@ -75,10 +85,16 @@ class WireSession {
   // Runs at most one call; parsing and detection happen as needed.
   Step Next();
 
-  // Room for at least `min_bytes` more received bytes (and never less than 8 KiB); returns
-  // the start, with the room's size in *size.
+  // Room for more received bytes (at least 8 KiB, at most as much as is buffered unless the
+  // message's known rest is smaller); returns the start, with the room's size in *size.
   uint8_t* ReadSpace(size_t* size);
   void Received(size_t n);
+
+  // The connection is about to wait for its client. With no message in progress, buffers
+  // above the baseline are kept only within idle_buffer_bytes and while all idle connections
+  // together stay within retained_buffer_bytes; otherwise they are freed now. Bytes arriving
+  // end the idle spell.
+  void Idle();
 
   // The last kWrite step's bytes are out.
   void Written();
@@ -88,6 +104,12 @@ class WireSession {
   // Bytes received but not yet part of a finished call.
   size_t buffered() const { return end_ - begin_; }
   const std::string& peer() const { return peer_; }
+  // Bytes of read and reply buffer this session holds now.
+  size_t held_bytes() const;
+  // What every session holds at least (a fresh session's buffers).
+  static size_t BaselineBytes();
+  // Buffer bytes kept by idle sessions of this process now.
+  static int64_t IdleRetainedBytes();
 
  private:
   class Call;
@@ -98,6 +120,10 @@ class WireSession {
   Step Run(const uint8_t* message, size_t length, WireProtocol protocol, size_t consume);
   Step Read(size_t want);
   Step Close(std::string reason);
+  // Reallocates the read buffer, keeping its bytes up to the new capacity.
+  void Resize(size_t capacity);
+  // Bytes arrived (or the session ends): what Idle() kept no longer counts as idle.
+  void EndIdle();
   // A kWrite step of the non-empty spans, in order.
   Step Write(std::initializer_list<Span> spans);
   // An HTTP text response (an error) in http_header_; closes after it unless kept alive.
@@ -110,8 +136,13 @@ class WireSession {
   const std::string peer_;
   std::optional<WireFormat> format_;
 
-  // Received bytes not yet consumed are buffer_[begin_, end_).
-  std::vector<uint8_t> buffer_;
+  // Received bytes not yet consumed are buffer_[begin_, end_); malloc'ed, so that growing a
+  // large buffer can move pages instead of copying them, and untouched room costs no memory.
+  struct FreeBuffer {
+    void operator()(uint8_t* p) const;
+  };
+  std::unique_ptr<uint8_t, FreeBuffer> buffer_;
+  size_t capacity_ = 0;
   size_t begin_ = 0;
   size_t end_ = 0;
   // Fewest buffered bytes worth looking at again.
@@ -123,6 +154,9 @@ class WireSession {
   bool writing_ = false;
   size_t writing_bytes_ = 0;  // size of the kWrite step being sent, for the stats
   bool close_after_write_ = false;
+  // What this idle session holds against the process-wide account (0: not idle, or only its
+  // baseline).
+  size_t charged_ = 0;
 
   std::unique_ptr<Call> call_;
   std::unique_ptr<HttpRequestReader> http_;

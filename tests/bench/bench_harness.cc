@@ -25,12 +25,25 @@ std::string Rate(double v) {
   return buf;
 }
 
+std::string Latency(double us) {
+  char buf[32];
+  if (us >= 1e4) {
+    snprintf(buf, sizeof(buf), "%.0f ms", us / 1e3);
+  } else if (us >= 1e3) {
+    snprintf(buf, sizeof(buf), "%.1f ms", us / 1e3);
+  } else {
+    snprintf(buf, sizeof(buf), "%.0f us", us);
+  }
+  return buf;
+}
+
 void PrintTable(const std::vector<Row>& rows) {
   printf("\n%-46s %11s %11s %-26s %6s %6s %4s %11s\n", "workload", "server", "reference",
          "reference is", "ratio", "target", "ok?", "server CPU");
   printf("%s\n", std::string(132, '-').c_str());
   for (const Row& r : rows) {
-    const double ratio = r.reference > 0 ? r.server / r.reference : 0;
+    const double ratio = r.latency ? (r.server > 0 ? r.reference / r.server : 0)
+                                   : (r.reference > 0 ? r.server / r.reference : 0);
     char target[16] = "report";
     if (r.target > 0) snprintf(target, sizeof(target), ">=%.1f", r.target);
     const char* ok = r.target <= 0 ? "-" : ratio >= r.target ? "yes" : "NO";
@@ -42,8 +55,9 @@ void PrintTable(const std::vector<Row>& rows) {
         snprintf(cpu, sizeof(cpu), "%.1f us/op", r.server_cpu_us);
       }
     }
+    const auto value = [&](double v) { return r.latency ? Latency(v) : Rate(v); };
     printf("%-46s %11s %11s %-26s %6.2f %6s %4s %11s\n", r.workload.c_str(),
-           Rate(r.server).c_str(), Rate(r.reference).c_str(), r.reference_name.c_str(), ratio,
+           value(r.server).c_str(), value(r.reference).c_str(), r.reference_name.c_str(), ratio,
            target, ok, cpu);
   }
   fflush(stdout);

@@ -27,9 +27,13 @@ struct Row {
   std::string reference_name;
   double target;  // 0: report only
   double server_cpu_us = 0;  // server CPU per operation (0: not measured)
+  // server and reference are latencies in microseconds; the ratio is reference / server, so
+  // that higher is better as for rates.
+  bool latency = false;
 };
 
 std::string Rate(double v);
+std::string Latency(double us);
 void PrintTable(const std::vector<Row>& rows);
 void Progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -53,6 +53,7 @@
 
 #include "Hbase.h"
 #include "tests/bench/bench_harness.h"
+#include "tests/bench/bystander_rows.h"
 #include "tests/bench/filter_rows.h"
 #include "tests/bench/thrift2_rows.h"
 #include "tests/bench/transport_rows.h"
@@ -663,6 +664,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
 
   if (in_memory) AddLargeMessageRows(port, mode, o.rounds, rows);
   if (in_memory && emu->thrift2_port > 0) AddFilterRows(port, emu->thrift2_port, o.rounds, rows);
+  if (in_memory) AddBystanderRows({port, mode, n, o.seconds, o.rounds, RowKey}, rows);
 
   // Thrift2 against Thrift1, same server, same run.
   if (emu->thrift2_port > 0) {
