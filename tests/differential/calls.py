@@ -179,6 +179,25 @@ def _concrete(p, ctx, call_index):
     raise TypeError(p)
 
 
+def tables_of(value, found=None):
+    """The table indexes a call (or any value) names."""
+    found = set() if found is None else found
+    if isinstance(value, Call):
+        tables_of(value.args, found)
+    elif isinstance(value, (Tab, MetaKey)):
+        found.add(value.k)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            tables_of(v, found)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            tables_of(k, found)
+            tables_of(v, found)
+    elif hasattr(value, "thrift_spec"):
+        tables_of(list(vars(value).values()), found)
+    return found
+
+
 # ---------------------------------------------------------------- rendering as Python source
 
 

@@ -3,7 +3,7 @@
 
     difftest.py run [--service thrift1|thrift2|both] [--seeds N] [--calls M] [--first-seed S]
     difftest.py replay SEED [--service S] [--calls M]     every call and both answers
-    difftest.py shrink SEED [--service S] [--calls M] [--out FILE]
+    difftest.py shrink SEED [--service S] [--calls M] [--at CALL] [--out FILE]
     difftest.py script FILE                               replay a script `shrink` printed
 
 Servers: by default two fresh `hbase-emulator --in-memory --port 0` (HBASE_EMULATOR_BIN, else
@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 
@@ -106,7 +107,8 @@ def cmd_run(args):
                 print("   %s seed %d: %d/%d agree" % (service, seed, agree, len(results)),
                       flush=True)
             tallies.append(tally)
-            print("\n".join(tally.lines(show=args.show)), flush=True)
+            print("\n".join(tally.lines(show=args.show, causes=args.causes,
+                                        examples=args.examples)), flush=True)
     return 0 if all(t.percent() == 100.0 for t in tallies) else 1
 
 
@@ -136,9 +138,13 @@ def cmd_shrink(args):
     with targets(args) as (a, b):
         shrinker = Shrinker(args.service, (a, b), secrets.token_hex(3), args.seed,
                             log=lambda s: print(s, file=sys.stderr, flush=True))
-        minimal, cause = shrinker.shrink(calls)
+        try:
+            minimal, cause = shrinker.shrink(calls, args.at)
+        finally:
+            shrinker.cleanup()
     if minimal is None:
-        print("seed %d (%s, %d calls): no divergence" % (args.seed, args.service, args.calls))
+        print("seed %d (%s, %d calls): no divergence%s" % (
+            args.seed, args.service, args.calls, "" if args.at is None else " at call %d" % args.at))
         return 0
     text = script(args.service, minimal, [
         "seed %d, %d calls shrunk to %d in %d runs" % (args.seed, args.calls, len(minimal),
@@ -151,6 +157,8 @@ def cmd_shrink(args):
 
 
 def main(argv=None):
+    # SIGTERM unwinds like an exception, so started emulators stop and tables are dropped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--a", help="server A as THRIFT1_HOST:PORT,THRIFT2_HOST:PORT (default: start one)")
     p.add_argument("--b", help="server B, likewise (default: HBASE_THRIFT_TARGET/"
@@ -168,6 +176,8 @@ def main(argv=None):
     r.add_argument("--seeds", type=int, default=5)
     r.add_argument("--first-seed", type=int)
     r.add_argument("--show", type=int, default=5, help="first divergences to print per service")
+    r.add_argument("--causes", type=int, default=10, help="divergence causes to list per service")
+    r.add_argument("--examples", action="store_true", help="print each listed cause's first call")
     r.set_defaults(fn=cmd_run)
     for name, fn, helptext in (("replay", cmd_replay, "rerun one sequence, printing every call"),
                                ("shrink", cmd_shrink, "minimal diverging calls as a script")):
@@ -177,6 +187,7 @@ def main(argv=None):
         sp.set_defaults(fn=fn)
         if name == "shrink":
             sp.add_argument("--out", help="also write the script to this file")
+            sp.add_argument("--at", type=int, help="the diverging call to keep (default: the first)")
     s = sub.add_parser("script", help="replay a script written by shrink")
     s.add_argument("file")
     s.set_defaults(fn=cmd_script)

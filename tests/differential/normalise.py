@@ -118,7 +118,7 @@ class Normaliser:
         return True
 
     def answer(self, method, v):
-        if method in ("getTableNames", "getTableDescriptorsByPattern", "getTableNamesByPattern",
+        if method in ("getTableNames", "getTableDescriptors", "getTableDescriptorsByPattern", "getTableNamesByPattern",
                       "getTableDescriptorsByNamespace", "getTableNamesByNamespace",
                       "listNamespaceDescriptors"):
             v = [x for x in v if self.ours(x)]

@@ -39,7 +39,7 @@ class Tally:
         agree, total = self.totals
         return 100.0 * agree / total if total else 100.0
 
-    def lines(self, show=5, causes=10):
+    def lines(self, show=5, causes=10, examples=False):
         agree, total = self.totals
         out = ["== %s: %d/%d calls agree (%.2f %%) over %d sequences"
                % (self.service, agree, total, self.percent(), self.sequences)]
@@ -52,6 +52,8 @@ class Tally:
             for cause, n in self.causes.most_common(causes):
                 seed, r = self.first_of_cause[cause]
                 out.append("     %4d  %s  (seed %d call %d)" % (n, " | ".join(cause), seed, r.index))
+                if examples:
+                    out.extend("           " + line for line in describe(r).split("\n"))
         for seed, r in self.first_divergences[:show]:
             out.append("   first divergence of seed %d:" % seed)
             out.extend("     " + line for line in describe(r).split("\n"))

@@ -124,8 +124,10 @@ def _wait_past(ms):
         time.sleep(0.0005)
 
 
-def run_sequence(calls, service, targets, names, log=None):
-    """Runs calls on both targets; [CallResult]. `log(result)` sees each result as it comes."""
+def run_sequence(calls, service, targets, names, log=None, stop=None, clean=True):
+    """Runs calls on both targets; [CallResult]. `log(result)` sees each result as it comes;
+    the run ends early once `stop(result)` is true; `clean=False` leaves the sequence's tables
+    for the caller to drop (see cleanup)."""
     sa, sb = (Session(t, service, names) for t in targets)
     results = []
     last = now_ms()
@@ -139,11 +141,14 @@ def run_sequence(calls, service, targets, names, log=None):
             results.append(result)
             if log:
                 log(result)
+            if stop and stop(result):
+                break
     finally:
         sa.close()
         sb.close()
-        for t in targets:
-            cleanup(t, names)
+        if clean:
+            for t in targets:
+                cleanup(t, names)
     return results
 
 

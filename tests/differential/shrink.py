@@ -7,8 +7,8 @@ reason is not mistaken for the same bug. Every attempt runs under fresh table na
 
 import itertools
 
-from calls import render
-from runner import run_sequence, sequence_names
+from calls import render, tables_of
+from runner import cleanup, run_sequence, sequence_names
 
 
 def first_divergence(results):
@@ -22,24 +22,42 @@ class Shrinker:
         self.attempts = itertools.count(1)
         self.log = log
         self.runs = 0
+        self.used = []  # every attempt's names, dropped at the end (dropping is slow on HBase)
 
-    def _run(self, calls):
+    def _run(self, calls, stop=None):
         self.runs += 1
         names = sequence_names(self.run_id, self.seed, next(self.attempts))
-        return run_sequence(calls, self.service, self.targets, names)
+        self.used.append(names)
+        return run_sequence(calls, self.service, self.targets, names, stop=stop, clean=False)
 
     def diverges(self, calls, cause):
-        return any(not r.agree and r.cause == cause for r in self._run(calls))
+        def same(r):
+            return not r.agree and r.cause == cause
+        return any(same(r) for r in self._run(calls, stop=same))
 
-    def shrink(self, calls):
-        """(minimal calls, cause) or (None, None) when the sequence does not diverge."""
-        first = first_divergence(self._run(calls))
+    def cleanup(self):
+        for names in self.used:
+            for target in self.targets:
+                cleanup(target, names)
+        self.used = []
+
+    def shrink(self, calls, at=None):
+        """(minimal calls, cause) or (None, None) when the sequence does not diverge (at call
+        `at`, when given; else anywhere)."""
+        results = self._run(calls)
+        first = first_divergence(results if at is None else results[at:at + 1])
         if first is None:
             return None, None
         cause = first.cause
         calls = calls[:first.index + 1]
-        self.log("# first divergence at call %d: %s; shrinking %d calls" % (first.index, cause,
-                                                                           len(calls)))
+        self.log("# divergence at call %d: %s; shrinking %d calls" % (first.index, cause,
+                                                                     len(calls)))
+        # First a cheap cut: only the calls naming the diverging call's tables (or none).
+        wanted = tables_of(calls[-1])
+        sliced = [c for c in calls if not tables_of(c) or tables_of(c) & wanted]
+        if len(sliced) < len(calls) and self.diverges(sliced, cause):
+            calls = sliced
+            self.log("#   %d calls on table(s) %s" % (len(calls), sorted(wanted)))
         calls = ddmin(calls, lambda subset: self.diverges(subset, cause), self.log)
         return calls, cause
 
