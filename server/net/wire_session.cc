@@ -18,9 +18,9 @@
 #include <thrift/TProcessor.h>
 #include <thrift/protocol/TBinaryProtocol.h>
 #include <thrift/protocol/TCompactProtocol.h>
-#include <thrift/protocol/TProtocolException.h>
 #include <thrift/transport/TBufferTransports.h>
 
+#include "server/net/bounded_reader.h"
 #include "server/net/http_exchange.h"
 
 namespace hbemu::server {
@@ -28,14 +28,11 @@ namespace {
 
 using apache::thrift::TApplicationException;
 using apache::thrift::TConfiguration;
-using apache::thrift::protocol::TList;
-using apache::thrift::protocol::TMap;
 using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
-using apache::thrift::protocol::TProtocolException;
-using apache::thrift::protocol::TSet;
-using apache::thrift::protocol::TType;
 using apache::thrift::transport::TMemoryBuffer;
+using wire_readers::BinaryReader;
+using wire_readers::CompactReader;
 
 constexpr size_t kFrameHeaderBytes = 4;
 // Small, because every connection keeps it: 1,000 connections hold 8 MB. A message bigger than
@@ -92,123 +89,6 @@ class MessageView : public TMemoryBuffer {
   void Observe(const uint8_t* data, size_t size) {
     resetBuffer(const_cast<uint8_t*>(data), static_cast<uint32_t>(size), TMemoryBuffer::OBSERVE);
     resetConsumedMessageSize();
-  }
-};
-
-// libthrift sizes a string or container from its length prefix before reading it (a string
-// resized, a vector of that many elements, the compact protocol's string buffer reallocated),
-// checked only against the whole message's size: a frame of a few MB claiming a list of
-// millions of structs allocated and constructed them all. These readers refuse any claim that
-// cannot fit in the bytes left of the message, before anything is allocated, with the
-// TProtocolException (SIZE_LIMIT) of libthrift's own size limits; like every message that does
-// not decode, it closes the connection (Thrift over HTTP answers 500).
-template <class Protocol>
-class BoundedReader : public Protocol {
- public:
-  explicit BoundedReader(std::shared_ptr<TMemoryBuffer> input) : Protocol(std::move(input)) {}
-
-  void SetLimits(int32_t limit) {
-    this->string_limit_ = limit;
-    this->container_limit_ = limit;
-  }
-
-  void checkReadBytesAvailable(TList& list) override {
-    CheckElements("list", list.size_, MinBytes(list.elemType_));
-  }
-  void checkReadBytesAvailable(TSet& set) override {
-    CheckElements("set", set.size_, MinBytes(set.elemType_));
-  }
-  void checkReadBytesAvailable(TMap& map) override {
-    CheckElements("map", map.size_, MinBytes(map.keyType_) + MinBytes(map.valueType_));
-  }
-
- protected:
-  uint32_t Left() const { return this->trans_->available_read(); }
-
-  void CheckString(int32_t size) const {
-    if (size > 0 && static_cast<uint32_t>(size) > Left()) {
-      Refuse("a string of " + std::to_string(size) + " bytes");
-    }
-  }
-
- private:
-  // libthrift's figure for one value of the type, but at least one byte: it counts a struct
-  // as none, though even an empty one has its stop byte. The binary reader stores any type
-  // byte in the enum, so its bytes are read as an int (loading an out-of-range enum is
-  // undefined) and an unknown type is refused, as libthrift's getMinSerializedSize does.
-  uint64_t MinBytes(const TType& type) {
-    int code;
-    static_assert(sizeof(code) == sizeof(type), "TType is an int-sized enum");
-    std::memcpy(&code, &type, sizeof(code));
-    switch (code) {
-      case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 10: case 11: case 12:
-      case 13: case 14: case 15:
-        return static_cast<uint64_t>(std::max(1, this->getMinSerializedSize(TType(code))));
-      default:
-        throw TProtocolException(TProtocolException::INVALID_DATA,
-                                 "unknown element type " + std::to_string(code));
-    }
-  }
-
-  void CheckElements(const char* kind, int size, uint64_t each) const {
-    if (size > 0 && static_cast<uint64_t>(size) * each > Left()) {
-      Refuse(std::string("a ") + kind + " of " + std::to_string(size) + " elements (at least " +
-             std::to_string(static_cast<uint64_t>(size) * each) + " bytes)");
-    }
-  }
-
-  [[noreturn]] void Refuse(const std::string& claim) const {
-    throw TProtocolException(TProtocolException::SIZE_LIMIT,
-                             "Exceeded size limit: " + claim + " where " +
-                                 std::to_string(Left()) + " bytes of the message are left");
-  }
-};
-
-class BinaryReader
-    : public BoundedReader<apache::thrift::protocol::TBinaryProtocolT<TMemoryBuffer>> {
- public:
-  using BoundedReader::BoundedReader;
-
-  uint32_t readString_virt(std::string& str) override { return ReadBytes(str); }
-  uint32_t readBinary_virt(std::string& str) override { return ReadBytes(str); }
-
- private:
-  uint32_t ReadBytes(std::string& str) {
-    int32_t size;
-    const uint32_t header = readI32(size);
-    CheckString(size);
-    return header + readStringBody(str, size);  // negative sizes and the limit: libthrift's
-  }
-};
-
-class CompactReader
-    : public BoundedReader<apache::thrift::protocol::TCompactProtocolT<TMemoryBuffer>> {
- public:
-  using BoundedReader::BoundedReader;
-
-  uint32_t readString_virt(std::string& str) override { return ReadBytes(str); }
-  uint32_t readBinary_virt(std::string& str) override { return ReadBytes(str); }
-
- private:
-  // As libthrift's readBinary, but straight from the message instead of through a string buffer
-  // that grew to the largest string read and stayed that big for the connection's life.
-  uint32_t ReadBytes(std::string& str) {
-    int32_t size;
-    const uint32_t header = readVarint32(size);
-    if (size == 0) {
-      str.clear();
-      return header;
-    }
-    if (size < 0) throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
-    if (string_limit_ > 0 && size > string_limit_) {
-      throw TProtocolException(TProtocolException::SIZE_LIMIT);
-    }
-    CheckString(size);
-    uint32_t got = static_cast<uint32_t>(size);
-    const uint8_t* bytes = trans_->borrow(nullptr, &got);  // the whole message is in memory
-    str.assign(reinterpret_cast<const char*>(bytes), static_cast<size_t>(size));
-    trans_->consume(static_cast<uint32_t>(size));
-    return header + static_cast<uint32_t>(size);
   }
 };
 
