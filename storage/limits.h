@@ -16,7 +16,7 @@ namespace hbemu {
 struct Limits {
   // Filter language (Thrift1 TScan.filterString, Thrift2 TScan/TGet.filterString and filterBytes).
   int64_t filter_string_bytes = 4 << 20;  // longest filter string accepted
-  int64_t filter_depth = 512;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
+  int64_t filter_depth = 128;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
   int64_t filter_count = 200000;          // most filters in one filter tree
   int64_t filter_bytes = 4 << 20;         // longest Thrift2 filterBytes (a protobuf filter)
 
@@ -29,7 +29,6 @@ struct Limits {
   // Per call.
   int64_t scanner_rows_per_call = 100000;       // rows one scanner fetch may ask for
   int64_t reply_bytes = 64 << 20;               // a scanner fetch stops adding rows past this
-  int64_t row_cells_per_call = 10000000;        // cells of one row read whole by one call
 
   // State kept between calls.
   int64_t open_scanners = 10000;                // per service; the longest idle is closed past it

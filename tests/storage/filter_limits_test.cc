@@ -72,13 +72,13 @@ void ExpectLimitError(const Status& s, const std::string& limit) {
 
 TEST(FilterLimitsTest, DefaultsAreTheLimitsModules) {
   const Limits defaults;
-  EXPECT_EQ(defaults.filter_depth, 512);
+  EXPECT_EQ(defaults.filter_depth, 128);
   EXPECT_EQ(defaults.filter_string_bytes, 4 << 20);
   EXPECT_EQ(defaults.filter_count, 200000);
   // ParseFilterString without limits reads the limits in force.
   std::shared_ptr<const Filter> f;
-  EXPECT_OK(ParseFilterString(NestedLists(512), &f));
-  ExpectLimitError(ParseFilterString(NestedLists(513), &f), "filter_depth");
+  EXPECT_OK(ParseFilterString(NestedLists(128), &f));
+  ExpectLimitError(ParseFilterString(NestedLists(129), &f), "filter_depth");
 }
 
 TEST(FilterLimitsTest, StringAtTheByteLimitParsesAndOneByteMoreIsRefused) {
@@ -215,7 +215,7 @@ void RunOnStack(size_t bytes, const std::function<void()>& body) {
   pthread_attr_destroy(&attr);
 }
 
-// Every shape at the default limit (512): parse, clone, reverse, restart, scan forward and
+// Every shape at the default limit (128): parse, clone, reverse, restart, scan forward and
 // reversed over a pre-split table, get, and destroy, all on a 256 KiB stack. The ASan build
 // (scripts/test.sh) runs this too, where frames are several times larger.
 TEST(FilterDepthTest, DeepestDefaultTreesRunOnA256KiBStack) {
