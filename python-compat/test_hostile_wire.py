@@ -272,7 +272,9 @@ def test_idle_connections_keep_small_buffers_after_big_cells(server_factory, wir
     time.sleep(1.0)  # back on the event loop and idle
     after = rss_mib(server)
     assert_serving(server)
-    assert after < before + 80, "RSS %.1f MiB from %.1f with 30 idle connections" % (after, before)
+    # Bounded by idle_buffer_bytes and retained_buffer_bytes; glibc keeps some per-thread heap
+    # (main: +326 MiB here).
+    assert after < before + 160, "RSS %.1f MiB from %.1f with 30 idle connections" % (after, before)
     for _, transport in connections:
         transport.close()
 
