@@ -15,6 +15,7 @@
 
 #include <glog/logging.h>
 
+#include "build_info.h"
 #include "server/admin/console.h"
 #include "server/admin/http_server.h"
 #include "server/admin/metrics.h"
@@ -66,10 +67,6 @@ std::string HostPort(const std::string& host, uint16_t port) {
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-#ifndef HBEMU_VERSION
-#define HBEMU_VERSION "unknown"
-#endif
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,6 +82,10 @@ int main(int argc, char** argv) {
   }
   if (help) {
     std::cout << server::ServerUsage();
+    return 0;
+  }
+  if (options.print_version) {
+    std::cout << VersionText("hbase-emulator");
     return 0;
   }
   if (options.print_limits) {
@@ -201,7 +202,7 @@ int main(int argc, char** argv) {
     server::admin::ConsoleSources sources;
     sources.store = store.get();
     sources.metrics = &metrics;
-    sources.version = HBEMU_VERSION;
+    sources.version = std::string(kProjectVersion) + " (commit " + kGitCommit + ")";
     sources.data_dir = options.data_dir;
     sources.in_memory = options.in_memory;
     sources.bind_address = options.thrift.bind_address;

@@ -81,6 +81,7 @@ std::string ServerUsage() {
       "      --limits              print every limit, its value and what a client gets past it\n"
       "      --init FILE           run this HBase shell script before reporting ready\n"
       "                            (repeatable; tables and namespaces that exist are kept)\n"
+      "      --version             print the version, the commit built from and library versions\n"
       "  -h, --help                this text\n"
       "There is no authentication: anyone who can reach the port can read and write.\n";
 }
@@ -208,6 +209,8 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       options->thrift.max_message_bytes = static_cast<size_t>(options->limits.message_bytes);
     } else if (arg == "--limits") {
       options->print_limits = true;
+    } else if (arg == "--version") {
+      options->print_version = true;
     } else if (arg == "start") {
       // hbase-daemon.sh passes a trailing "start"; HBase ignores it and so do we.
     } else {

@@ -33,6 +33,8 @@ struct ServerOptions {
   Limits limits;
   // --limits: print the limits table and exit.
   bool print_limits = false;
+  // --version: print the version, commit and library versions and exit.
+  bool print_version = false;
   // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).
   std::vector<std::string> warnings;
 };
@@ -40,7 +42,7 @@ struct ServerOptions {
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
 // --admin-bind, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
-// --max-message-mb, --limit, --limits, --init).
+// --max-message-mb, --limit, --limits, --init, --version).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

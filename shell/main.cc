@@ -30,6 +30,7 @@ const char kUsage[] =
     "  --timeout-ms N        socket timeout (default 60000)\n"
     "  -e, --execute CMD     run CMD (repeatable) and exit; non-zero status on the first error\n"
     "  -n, --non-interactive read commands from stdin even when it is a terminal\n"
+    "  --version             print the version, the commit built from and library versions\n"
     "  -h, --help            this text\n"
     "Without -e or a script file, commands are read from stdin: interactively with line\n"
     "editing and history (~/.hbase_shell_history) on a terminal, as a script otherwise.\n";
@@ -100,6 +101,9 @@ int main(int argc, char** argv) {
     };
     if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;
+      return 0;
+    } else if (arg == "--version") {
+      std::cout << hbemu::VersionText("hbase-shell");
       return 0;
     } else if (arg == "--host") {
       options.host = value("--host");

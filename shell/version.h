@@ -1,7 +1,9 @@
 #pragma once
 
+#include "build_info.h"
+
 namespace hbemu::shell {
 
-inline constexpr const char* kShellVersion = "0.1.0";
+inline constexpr const char* kShellVersion = kProjectVersion;
 
 }  // namespace hbemu::shell
