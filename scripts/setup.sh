@@ -12,6 +12,7 @@ packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift
           libedit-dev  # hbase-shell: line editing and history
           libprotobuf-dev protobuf-compiler  # Thrift2 filterBytes: HBase's protobuf-serialized filters
           python3 python3-venv
+          libgflags-dev libunwind-dev liblzma-dev libssl-dev zlib1g-dev libncurses-dev libbsd-dev libmd-dev  # static archives of the portable build (cmake/Portable.cmake)
           chromium  # headless, for the admin console's browser test (python-compat)
           default-jdk-headless maven  # python-compat/test_java_clients.py builds tests/java (HBase's Java clients)
           clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
