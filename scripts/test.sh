@@ -20,12 +20,8 @@ echo "== Fuzzing (libFuzzer, bounded)"
 "$repo/scripts/fuzz.sh" "${FUZZ_SECONDS:-30}"
 echo "== Python compatibility suite"
 HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
-echo "== Portable build (every library static except glibc): ldd lists glibc's objects only"
-BUILD_DIR="$repo/build-portable" BUILD_TYPE=Release BUILD_TARGETS="hbase-emulator hbase-shell" \
-  CMAKE_EXTRA_ARGS="-DHBEMU_PORTABLE=ON -DHBEMU_BUILD_TESTS=OFF" "$repo/scripts/setup.sh"
-glibc="$("$repo/scripts/check_portable.sh" "$repo/build-portable/hbase-emulator" \
-  "$repo/build-portable/hbase-shell")"
-echo "portable binaries need glibc >= $glibc"
+echo "== Portable package: static build of server and shell, ldd lists glibc's objects only"
+"$repo/scripts/package.sh"
 
 if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
   sanitizer_env=(
