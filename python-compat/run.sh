@@ -30,13 +30,18 @@ fi
 # `pip install ./python-compat`: a real wheel build, so the tests see the installed entry points
 # and package data. Rebuilt only when its sources change.
 pkg_stamp="$venv/.hbase_emulator.sha256"
-pkg_want="$(cat "$here/pyproject.toml" "$here"/hbase_emulator/*.py "$here/hbase_emulator/THBaseService.thrift" \
+pkg_want="$(cat "$here/pyproject.toml" "$here/CMakeLists.txt" "$here"/hbase_emulator/*.py "$here/hbase_emulator/THBaseService.thrift" \
   | sha256sum | cut -d' ' -f1)"
 if [ "$(cat "$pkg_stamp" 2>/dev/null || true)" != "$pkg_want" ]; then
   echo "python-compat: installing ./python-compat (hbase_emulator) into $venv"
   rm -rf "$here/build" "$here"/*.egg-info
+  # The package's name before it carried the binaries.
+  "$venv/bin/python" -m pip uninstall --disable-pip-version-check -q -y hbase-emulator-tools \
+    >/dev/null 2>&1 || true
+  # wheel.cmake=false: no binaries in it, since the suite names the server under test itself
+  # (the wheel with the portable binaries is built and tested by scripts/package.sh and test.sh).
   "$venv/bin/python" -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation \
-    --force-reinstall "$here"
+    -C wheel.cmake=false --force-reinstall "$here"
   rm -rf "$here/build" "$here"/*.egg-info
   echo "$pkg_want" > "$pkg_stamp"
 fi

@@ -3,7 +3,10 @@
 #   dist/hbase-emulator-<version>-linux-<arch>.tar.gz
 # with bin/hbase-emulator, bin/hbase-shell (stripped), README.md, PACKAGE.txt (versions and the
 # oldest glibc needed) and THIRD_PARTY_LICENSES.txt (the Debian copyright file of every library
-# whose code is in the binaries). Prints the archive's path and the glibc it needs.
+# whose code is in the binaries), and the Python wheel
+#   dist/hbase_emulator-<version>-py3-none-manylinux_2_<glibc minor>_<arch>.whl
+# (python-compat: the same binaries, the pytest plugin and the tools; scikit-build-core, pinned in
+# python-compat/requirements.txt, in a venv of its own). Prints both paths and the glibc needed.
 # Usage: scripts/package.sh   (environment: PORTABLE_BUILD_DIR, default build-portable; DIST_DIR)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +24,7 @@ glibc="$("$repo/scripts/check_portable.sh" "${bins[@]}")"
 name="hbase-emulator-$version-linux-$arch"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
+rm -f "$dist"/hbase-emulator-"$version"-linux-"$arch".tar.gz
 mkdir -p "$stage/$name/bin"
 for b in "${bins[@]}"; do strip -o "$stage/$name/bin/$(basename "$b")" "$b"; done
 cp "$repo/README.md" "$stage/$name/"
@@ -78,3 +82,23 @@ mkdir -p "$dist"
 tarball="$dist/$name.tar.gz"
 tar -C "$stage" --owner=0 --group=0 -czf "$tarball" "$name"
 echo "package: $tarball ($(du -h "$tarball" | cut -f1)); needs glibc >= $glibc"
+
+# The wheel takes the stripped binaries just packed (HBEMU_PREBUILT_DIR) rather than building
+# them again.
+# Its platform tag is the glibc they need: manylinux_2_36 runs on any Linux with glibc >= 2.36.
+build_venv="$build_dir/wheel-venv"
+if ! "$build_venv/bin/python" -c 'import scikit_build_core' >/dev/null 2>&1; then
+  rm -rf "$build_venv"
+  python3 -m venv "$build_venv"
+  "$build_venv/bin/python" -m pip install --disable-pip-version-check -q \
+    -c "$repo/python-compat/requirements.txt" scikit-build-core pathspec packaging
+fi
+cp "$licenses" "$stage/$name/bin/"
+tag="py3-none-manylinux_${glibc/./_}_$arch"
+rm -f "$dist"/hbase_emulator-"$version"-*.whl
+"$build_venv/bin/python" -m pip wheel --disable-pip-version-check -q --no-deps --no-build-isolation \
+  -w "$dist" -C wheel.tags="$tag" -C build-dir="$build_dir/wheel-build" \
+  -C cmake.define.HBEMU_PREBUILT_DIR="$stage/$name/bin" "$repo/python-compat"
+wheel="$dist/hbase_emulator-$version-$tag.whl"
+[ -f "$wheel" ] || { echo "package: expected $wheel" >&2; exit 1; }
+echo "package: $wheel ($(du -h "$wheel" | cut -f1))"

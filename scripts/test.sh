@@ -20,8 +20,11 @@ echo "== Fuzzing (libFuzzer, bounded)"
 "$repo/scripts/fuzz.sh" "${FUZZ_SECONDS:-30}"
 echo "== Python compatibility suite"
 HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
-echo "== Portable package: static build of server and shell, ldd lists glibc's objects only"
+echo "== Portable package: static build of server and shell, ldd lists glibc's objects only; the wheel"
 "$repo/scripts/package.sh"
+version="$(sed -n 's/^project(hbase_emulator VERSION \([0-9.]*\).*/\1/p' "$repo/CMakeLists.txt")"
+echo "== The wheel in a fresh venv: the pytest plugin starts the bundled server, no environment"
+"$repo/scripts/check_wheel.sh" "$repo"/dist/hbase_emulator-"$version"-py3-none-manylinux_*_"$(uname -m)".whl
 
 if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
   sanitizer_env=(

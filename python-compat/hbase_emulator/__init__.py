@@ -1,5 +1,7 @@
 """Tools for testing against hbase-emulator (or any HBase Thrift gateway) from Python.
 
+* `hbase_emulator.bundled`: the server and shell binaries carried by the wheel (commands
+  `hbase-emulator` and `hbase-shell`).
 * `hbase_emulator.server`: start the server binary on free ports and wait for its readiness line.
 * `hbase_emulator.thrift2`: a Thrift2 (THBaseService) client, built at run time by thriftpy2 from
   the IDL file shipped inside this package, so no Thrift compiler is needed.

@@ -1,6 +1,7 @@
 """pytest plugin: a session-wide hbase-emulator for the tests of any project.
 
-Installed with `pip install ./python-compat` (entry point `pytest11: hbase_emulator`).
+Installed with the hbase-emulator package (entry point `pytest11: hbase_emulator`), whose wheel
+carries the server: no configuration is needed.
 
 Fixtures
   hbase_emulator   (session) the running server: .host, .port (Thrift1), .thrift2_port,
@@ -14,7 +15,8 @@ Marker
   @pytest.mark.hbase_reset(drop=True) drops every user table and namespace before the test.
 Configuration (ini file; paths relative to it)
   hbase_emulator_bin  = path        server binary (else --hbase-emulator-bin, $HBASE_EMULATOR_BIN,
-                                    hbase-emulator on PATH, build/hbase-emulator above rootdir)
+                                    the package's own, hbase-emulator on PATH,
+                                    build/hbase-emulator above rootdir)
   hbase_emulator_init = file ...    schema scripts run by the server before it is ready (--init)
   hbase_emulator_args = flag ...    more server flags
 """

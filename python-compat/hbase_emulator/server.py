@@ -16,6 +16,8 @@ import threading
 import time
 from pathlib import Path
 
+from . import bundled
+
 READY_RE = re.compile(r"^hbase-emulator ready on (?P<host>[^\s:]+|\[[^\]]+\]):(?P<port>\d+)"
                       r"(?P<others>(?:\s+[a-z0-9]+=\S+)*)\s*$")
 OTHER_PORT_RE = re.compile(r"([a-z0-9]+)=(?:[^\s:]+|\[[^\]]+\]):(\d+)")
@@ -36,8 +38,9 @@ def parse_ready_line(line):
 
 
 def find_binary(explicit=None, search_from=None):
-    """The server binary: `explicit`, else $HBASE_EMULATOR_BIN, else `hbase-emulator` on PATH,
-    else build/hbase-emulator in `search_from` or one of its parents (a checkout of the repo).
+    """The server binary: `explicit`, else $HBASE_EMULATOR_BIN, else the one bundled in this package
+    (the wheel's hbase_emulator/bin), else `hbase-emulator` on PATH, else build/hbase-emulator in
+    `search_from` or one of its parents (a checkout of the repo).
 
     A binary named explicitly (argument or environment) must exist: no silent fallback to another.
     Raises FileNotFoundError naming the places looked at.
@@ -48,10 +51,13 @@ def find_binary(explicit=None, search_from=None):
             if path.is_file() and os.access(str(path), os.X_OK):
                 return path.resolve()
             raise FileNotFoundError("hbase-emulator binary not found at %s (%s)" % (path, how))
+    bundled_binary = bundled.binary(BINARY_NAME)
+    if bundled_binary:
+        return bundled_binary
     on_path = shutil.which(BINARY_NAME)
     if on_path:
         return Path(on_path)
-    looked = ["%s on PATH" % BINARY_NAME]
+    looked = ["%s (bundled)" % (bundled.BIN_DIR / BINARY_NAME), "%s on PATH" % BINARY_NAME]
     starts = [Path(search_from)] if search_from else []
     starts.append(Path(__file__).resolve().parent)
     for start in starts:
