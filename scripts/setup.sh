@@ -1,21 +1,33 @@
 #!/usr/bin/env bash
 # Installs what the build needs (Debian packages) and builds into build/.
 # Safe to run again: it installs only missing packages and rebuilds only what changed.
-# Usage: scripts/setup.sh   (environment: BUILD_DIR, BUILD_TYPE, CMAKE_EXTRA_ARGS, BUILD_TARGETS)
+# Usage: scripts/setup.sh   (environment: BUILD_DIR, BUILD_TYPE, CMAKE_EXTRA_ARGS, BUILD_TARGETS,
+#                           SETUP_PROFILE=serve|package|full, default full)
+# The serve profile installs and configures only what the server and the shell need (no tests in
+# the build tree); a later full run installs the rest and turns the tests back on.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
 build_type="${BUILD_TYPE:-RelWithDebInfo}"
 
+# What building and serving need (SETUP_PROFILE=serve: scripts/serve.sh).
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
-          libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev nlohmann-json3-dev libgoogle-glog-dev libgtest-dev libgmock-dev
+          libleveldb-dev libsnappy-dev libpcre2-dev libboost-dev nlohmann-json3-dev libgoogle-glog-dev
           libedit-dev  # hbase-shell: line editing and history
-          libprotobuf-dev protobuf-compiler  # Thrift2 filterBytes: HBase's protobuf-serialized filters
-          python3 python3-venv
-          libgflags-dev libunwind-dev liblzma-dev libssl-dev zlib1g-dev libncurses-dev libbsd-dev libmd-dev  # static archives of the portable build (cmake/Portable.cmake)
-          chromium  # headless, for the admin console's browser test (python-compat)
-          default-jdk-headless maven  # python-compat/test_java_clients.py builds tests/java (HBase's Java clients)
-          clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
+          libprotobuf-dev protobuf-compiler)  # Thrift2 filterBytes: HBase's protobuf-serialized filters
+profile="${SETUP_PROFILE:-full}"
+if [ "$profile" != serve ]; then
+  # The static archives of the portable build (SETUP_PROFILE=package: scripts/package.sh).
+  packages+=(libgflags-dev libunwind-dev liblzma-dev libssl-dev zlib1g-dev libncurses-dev libbsd-dev libmd-dev
+             binutils python3 python3-venv)
+fi
+if [ "$profile" = full ]; then
+  # Everything the tests, benchmarks and fuzzers need (scripts/test.sh, bench.sh, fuzz.sh).
+  packages+=(libgtest-dev libgmock-dev
+             chromium  # headless, for the admin console's browser test (python-compat)
+             default-jdk-headless maven  # python-compat/test_java_clients.py builds tests/java (HBase's Java clients)
+             clang libclang-rt-14-dev)  # clang builds the libFuzzer targets (scripts/fuzz.sh)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,8 +40,17 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ ! -f "$build_dir/build.ninja" ]; then
-  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" ${CMAKE_EXTRA_ARGS:-} >/dev/null
+tests_flag=()
+if [ "$profile" = serve ]; then
+  # A fresh tree leaves the tests out; an existing one keeps what it has.
+  [ -f "$build_dir/build.ninja" ] || tests_flag=(-DHBEMU_BUILD_TESTS=OFF)
+elif [[ "${CMAKE_EXTRA_ARGS:-}" != *HBEMU_BUILD_TESTS* ]] &&
+     grep -q '^HBEMU_BUILD_TESTS:BOOL=OFF' "$build_dir/CMakeCache.txt" 2>/dev/null; then
+  tests_flag=(-DHBEMU_BUILD_TESTS=ON)  # a tree configured by serve.sh: the tests come back
+fi
+if [ ! -f "$build_dir/build.ninja" ] || ((${#tests_flag[@]})); then
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${tests_flag[@]}" \
+    ${CMAKE_EXTRA_ARGS:-} >/dev/null
 fi
 targets=()
 for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
