@@ -8,6 +8,8 @@
 # (python-compat: the same binaries, the pytest plugin and the tools; scikit-build-core, pinned in
 # python-compat/requirements.txt, in a venv of its own). Prints both paths and the glibc needed.
 # Usage: scripts/package.sh   (environment: PORTABLE_BUILD_DIR, default build-portable; DIST_DIR)
+# The binaries are built as the tested ones are (RelWithDebInfo: -O2 -g) and stripped when packed,
+# so the package runs the code the suite ran; only the linking differs.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${PORTABLE_BUILD_DIR:-$repo/build-portable}"
@@ -15,8 +17,8 @@ dist="${DIST_DIR:-$repo/dist}"
 version="$(sed -n 's/^project(hbase_emulator VERSION \([0-9.]*\).*/\1/p' "$repo/CMakeLists.txt")"
 arch="$(uname -m)"
 
-BUILD_DIR="$build_dir" BUILD_TYPE=Release BUILD_TARGETS="hbase-emulator hbase-shell" \
-  CMAKE_EXTRA_ARGS="-DHBEMU_PORTABLE=ON -DHBEMU_BUILD_TESTS=OFF ${CMAKE_EXTRA_ARGS:-}" \
+SETUP_PROFILE="${SETUP_PROFILE:-package}" BUILD_DIR="$build_dir" BUILD_TYPE=RelWithDebInfo \
+  BUILD_TARGETS="hbase-emulator hbase-shell" CMAKE_EXTRA_ARGS="-DHBEMU_PORTABLE=ON -DHBEMU_BUILD_TESTS=OFF ${CMAKE_EXTRA_ARGS:-}" \
   "$repo/scripts/setup.sh"
 bins=("$build_dir/hbase-emulator" "$build_dir/hbase-shell")
 glibc="$("$repo/scripts/check_portable.sh" "${bins[@]}")"
@@ -84,8 +86,7 @@ tar -C "$stage" --owner=0 --group=0 -czf "$tarball" "$name"
 echo "package: $tarball ($(du -h "$tarball" | cut -f1)); needs glibc >= $glibc"
 
 # The wheel takes the stripped binaries just packed (HBEMU_PREBUILT_DIR) rather than building
-# them again.
-# Its platform tag is the glibc they need: manylinux_2_36 runs on any Linux with glibc >= 2.36.
+# them again. Its platform tag is the glibc they need: manylinux_2_36 runs on any Linux with glibc >= 2.36.
 build_venv="$build_dir/wheel-venv"
 if ! "$build_venv/bin/python" -c 'import scikit_build_core' >/dev/null 2>&1; then
   rm -rf "$build_venv"

@@ -9,7 +9,9 @@
 //     emulator stores (storage/key_format.h), in memory or on disk like the server under test.
 //
 // Usage: hbase_bench [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]
-//                    [--server PATH] [--filters-only]
+//                    [--server PATH] [--filters-only] [--against PATH]
+// --against PATH: only getRow and mutateRow at 1 and 4 connections, in memory, the --server binary
+// against the one at PATH (for example the portable build against the normal one), alternated.
 // --cells, --rounds and --seconds override the mode's data size, server/reference alternations
 // (best of each kept) and seconds per timed run.
 
@@ -102,6 +104,7 @@ struct Options {
   bool growth = true;
   bool disk = true;
   bool filters_only = false;  // only the filter rows (tests/bench/filter_rows.h)
+  std::string against;        // --against: the binary the calls rows compare the server with
   std::string server;
   // Derived from quick.
   double seconds = 3.0;     // per timed run
@@ -827,6 +830,51 @@ void RaiseFileLimit() {
   }
 }
 
+// --against: the same getRow and mutateRow workloads on two binaries of the server (the same
+// data in memory), alternated round by round, so a build option's cost shows as a ratio.
+void RunAgainst(const Options& o, std::vector<Row>* rows) {
+  auto server = StartEmulator(o.server, true);
+  auto other = StartEmulator(o.against, true);
+  for (Emulator* e : {server.get(), other.get()}) {
+    Client admin(e->port);
+    CreateTable(admin, "bench");
+    CreateTable(admin, "writes");
+    LoadRows(admin, "bench", 0, o.cells, RowKey);
+  }
+  g_server_pid = server->pid;
+  const uint64_t n = o.cells;
+  auto get_op = [n](Client& c, int t, uint64_t i) {
+    std::vector<th::TRowResult> out;
+    c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % n), kNoAttributes);
+    if (out.size() != 1) {
+      fprintf(stderr, "hbase_bench: getRow found nothing\n");
+      exit(1);
+    }
+  };
+  auto put_op = [](Client& c, int t, uint64_t i) {
+    th::Mutation m;
+    m.column = kColumn;
+    m.value = Value(i);
+    m.isDelete = false;
+    c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
+  };
+  const std::string reference = fs::path(o.against).parent_path().filename().string() + "/" +
+                                fs::path(o.against).filename().string();
+  for (int conns : {1, 4}) {
+    for (bool get : {true, false}) {
+      const char* call = get ? "getRow 1 cell of 100 B" : "mutateRow 1 cell";
+      Progress("[mem] %s, %d connection(s), against %s", call, conns, reference.c_str());
+      std::function<void(Client&, int, uint64_t)> op = get ? std::function<void(Client&, int, uint64_t)>(get_op)
+                                                            : std::function<void(Client&, int, uint64_t)>(put_op);
+      auto [s, r, cpu] = BestOf(
+          o.rounds, [&] { return RunTimed(server->port, conns, o.seconds, op); },
+          [&] { return RunTimed(other->port, conns, o.seconds, op); });
+      rows->push_back({std::string(call) + ", " + std::to_string(conns) + " conn [mem] (calls)", s,
+                       r, reference, 0.9, cpu});
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -854,10 +902,12 @@ int main(int argc, char** argv) {
       cells_override = std::strtoull(argv[++i], nullptr, 10);
     } else if (a == "--server" && i + 1 < argc) {
       o.server = argv[++i];
+    } else if (a == "--against" && i + 1 < argc) {
+      o.against = argv[++i];
     } else {
       fprintf(stderr,
               "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]"
-              " [--server PATH] [--filters-only]\n",
+              " [--server PATH] [--filters-only] [--against PATH]\n",
               argv[0]);
       return 2;
     }
@@ -886,6 +936,12 @@ int main(int argc, char** argv) {
   printf("machine: %u cores; every ratio is against a reference measured in this run\n",
          std::thread::hardware_concurrency());
   fflush(stdout);
+  if (!o.against.empty()) {
+    std::vector<Row> rows;
+    RunAgainst(o, &rows);
+    PrintTable(rows);
+    return 0;
+  }
   if (o.filters_only) {
     auto emu = StartEmulator(o.server, true);
     g_server_pid = emu->pid;
