@@ -42,9 +42,10 @@ enum class FilterCode {
 // Clone() for its own instance with fresh state (PageFilter counts rows per scan). Instances
 // are not thread-safe.
 //
-// Lists, SKIP and WHILE call their sub-filters recursively (parsing, Clone, evaluation and
-// destruction): the parser bounds the nesting by the filter_depth limit (storage/limits.h), and
-// FilterDepthTest pins the deepest tree the default allows on a 256 KiB stack.
+// Lists, SKIP and WHILE (the composites) never call their sub-filters' methods recursively:
+// every operation on a composite walks its tree with an explicit stack (storage/filter_walks.cc),
+// and destruction takes subtrees apart in a loop, so a tree as deep as the filter_depth limit
+// allows (or any raised value) costs heap, not thread stack.
 class Filter {
  public:
   virtual ~Filter() = default;
@@ -84,7 +85,16 @@ class Filter {
   virtual std::string ToString() const = 0;
 
  protected:
+  // What the walks dispatch on: every filter but the three composites is a leaf.
+  enum class Shape : uint8_t { kLeaf, kList, kSkip, kWhile };
+  Filter() = default;
+  explicit Filter(Shape shape) : shape_(shape) {}
+
   bool reversed_ = false;
+
+ private:
+  friend struct FilterWalks;
+  const Shape shape_ = Shape::kLeaf;
 };
 
 // FilterList MUST_PASS_ALL (AND) / MUST_PASS_ONE (OR), with FilterListWithAND/OR's rules:
@@ -95,6 +105,7 @@ class FilterList : public Filter {
  public:
   enum class Op { kAnd, kOr };
   FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters);
+  ~FilterList() override;
 
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
@@ -116,8 +127,7 @@ class FilterList : public Filter {
   const std::vector<std::unique_ptr<Filter>>& filters() const { return filters_; }
 
  private:
-  FilterCode FilterCellAnd(const CellView& cell);
-  FilterCode FilterCellOr(const CellView& cell);
+  friend struct FilterWalks;
   // Re-reads sub-filter i's FilterAllRemaining after a call that may have changed it.
   void Refresh(size_t i);
   void RefreshAll();
@@ -145,22 +155,23 @@ class FilterList : public Filter {
 // SKIP x: the row is dropped when x answers anything but a plain include for any cell it sees.
 class SkipFilter : public Filter {
  public:
-  explicit SkipFilter(std::unique_ptr<Filter> inner) : inner_(std::move(inner)) {}
+  explicit SkipFilter(std::unique_ptr<Filter> inner)
+      : Filter(Shape::kSkip), inner_(std::move(inner)) {}
+  ~SkipFilter() override;
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
   void Reset() override;
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& cell) override;
-  void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
+  void TransformCell(Cell* cell) const override;
   bool FilterRow() override { return filter_row_; }
   bool HasFilterRow() const override { return true; }
-  bool IsFamilyEssential(std::string_view family) const override {
-    return inner_->IsFamilyEssential(family);
-  }
+  bool IsFamilyEssential(std::string_view family) const override;
   void SetReversed(bool reversed) override;
   std::string ToString() const override;
 
  private:
+  friend struct FilterWalks;
   std::unique_ptr<Filter> inner_;
   bool filter_row_ = false;
 };
@@ -169,23 +180,24 @@ class SkipFilter : public Filter {
 class WhileMatchFilter : public Filter {
  public:
   explicit WhileMatchFilter(std::unique_ptr<Filter> inner)
-      : inner_(std::move(inner)), inner_done_(inner_->FilterAllRemaining()) {}
+      : Filter(Shape::kWhile), inner_(std::move(inner)),
+        inner_done_(inner_->FilterAllRemaining()) {}
+  ~WhileMatchFilter() override;
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
   void Reset() override;
   bool FilterAllRemaining() const override { return done_ || inner_done_; }
   bool FilterRowKey(std::string_view row) override;
   FilterCode FilterCell(const CellView& cell) override;
-  void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
+  void TransformCell(Cell* cell) const override;
   bool FilterRow() override;
   bool HasFilterRow() const override { return true; }
-  bool IsFamilyEssential(std::string_view family) const override {
-    return inner_->IsFamilyEssential(family);
-  }
+  bool IsFamilyEssential(std::string_view family) const override;
   void SetReversed(bool reversed) override;
   std::string ToString() const override;
 
  private:
+  friend struct FilterWalks;
   std::unique_ptr<Filter> inner_;
   bool done_ = false;
   bool inner_done_;  // inner_->FilterAllRemaining(), re-read after each call on inner_
