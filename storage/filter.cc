@@ -13,21 +13,11 @@ FilterList::FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters)
       prev_(filters_.size()), included_(filters_.size(), false) {
   // Both O(1) per sub-filter: HasFilterRow of a list is this flag, of SKIP/WHILE a constant.
   for (const auto& f : filters_) has_filter_row_ = has_filter_row_ || f->HasFilterRow();
+  FilterWalks::SetHeight(this);
   RefreshAll();
 }
 
 FilterList::~FilterList() { FilterWalks::TearDown(std::move(filters_)); }
-
-void FilterList::Refresh(size_t i) {
-  const bool now = filters_[i]->FilterAllRemaining();
-  if (now == (done_[i] != 0)) return;
-  done_[i] = now ? 1 : 0;
-  if (now) {
-    ++done_count_;
-  } else {
-    --done_count_;
-  }
-}
 
 void FilterList::RefreshAll() {
   for (size_t i = 0; i < filters_.size(); ++i) Refresh(i);
@@ -73,6 +63,11 @@ void TearDownOne(std::unique_ptr<Filter> inner) {
 
 }  // namespace
 
+SkipFilter::SkipFilter(std::unique_ptr<Filter> inner)
+    : Filter(Shape::kSkip), inner_(std::move(inner)) {
+  FilterWalks::SetHeight(this);
+}
+
 SkipFilter::~SkipFilter() { TearDownOne(std::move(inner_)); }
 
 std::unique_ptr<Filter> SkipFilter::Clone() const { return FilterWalks::Clone(*this); }
@@ -87,6 +82,11 @@ bool SkipFilter::IsFamilyEssential(std::string_view family) const {
   return FilterWalks::IsFamilyEssential(*this, family);
 }
 std::string SkipFilter::ToString() const { return FilterWalks::ToString(*this); }
+
+WhileMatchFilter::WhileMatchFilter(std::unique_ptr<Filter> inner)
+    : Filter(Shape::kWhile), inner_(std::move(inner)), inner_done_(inner_->FilterAllRemaining()) {
+  FilterWalks::SetHeight(this);
+}
 
 WhileMatchFilter::~WhileMatchFilter() { TearDownOne(std::move(inner_)); }
 

@@ -95,6 +95,8 @@ class Filter {
  private:
   friend struct FilterWalks;
   const Shape shape_ = Shape::kLeaf;
+  // Composite levels on the longest path down (leaves 0), set at construction.
+  uint32_t height_ = 0;
 };
 
 // FilterList MUST_PASS_ALL (AND) / MUST_PASS_ONE (OR), with FilterListWithAND/OR's rules:
@@ -129,7 +131,12 @@ class FilterList : public Filter {
  private:
   friend struct FilterWalks;
   // Re-reads sub-filter i's FilterAllRemaining after a call that may have changed it.
-  void Refresh(size_t i);
+  void Refresh(size_t i) {
+    const bool now = filters_[i]->FilterAllRemaining();
+    if (now == (done_[i] != 0)) return;
+    done_[i] = now ? 1 : 0;
+    done_count_ = now ? done_count_ + 1 : done_count_ - 1;
+  }
   void RefreshAll();
 
   struct Prev {  // OR: the sub-filter's last answer, while it still covers later cells
@@ -155,8 +162,7 @@ class FilterList : public Filter {
 // SKIP x: the row is dropped when x answers anything but a plain include for any cell it sees.
 class SkipFilter : public Filter {
  public:
-  explicit SkipFilter(std::unique_ptr<Filter> inner)
-      : Filter(Shape::kSkip), inner_(std::move(inner)) {}
+  explicit SkipFilter(std::unique_ptr<Filter> inner);
   ~SkipFilter() override;
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
@@ -179,9 +185,7 @@ class SkipFilter : public Filter {
 // WHILE x: the whole scan ends as soon as x rejects a row key, a cell, or a row.
 class WhileMatchFilter : public Filter {
  public:
-  explicit WhileMatchFilter(std::unique_ptr<Filter> inner)
-      : Filter(Shape::kWhile), inner_(std::move(inner)),
-        inner_done_(inner_->FilterAllRemaining()) {}
+  explicit WhileMatchFilter(std::unique_ptr<Filter> inner);
   ~WhileMatchFilter() override;
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;

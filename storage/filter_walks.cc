@@ -16,22 +16,6 @@ WhileMatchFilter& AsWhile(Filter* f) { return static_cast<WhileMatchFilter&>(*f)
 
 // ---------------------------------------------------------------- structure
 
-// The k-th child of a composite (null past the last).
-const Filter* FilterWalks::Child(const Filter* n, size_t k) {
-  switch (n->shape_) {
-    case Filter::Shape::kList: {
-      const auto& children = AsList(n).filters_;
-      return k < children.size() ? children[k].get() : nullptr;
-    }
-    case Filter::Shape::kSkip:
-      return k == 0 ? static_cast<const SkipFilter*>(n)->inner_.get() : nullptr;
-    case Filter::Shape::kWhile:
-      return k == 0 ? static_cast<const WhileMatchFilter*>(n)->inner_.get() : nullptr;
-    default:
-      return nullptr;
-  }
-}
-
 struct FilterWalks::CloneOp {
   using Node = const Filter*;
   using Result = std::unique_ptr<Filter>;

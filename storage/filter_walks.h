@@ -1,7 +1,11 @@
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <string_view>
 #include <vector>
@@ -29,14 +33,38 @@ struct FilterWalks {
   static bool NextCellHint(const Filter& root, const CellView& cell, std::string* family,
                            std::string* qualifier);
   static std::string ToString(const Filter& root);
+  // A composite's constructor: one level more than its highest child (leaves are 0).
+  static void SetHeight(Filter* composite) {
+    composite->height_ = 0;
+    for (size_t k = 0; const Filter* child = Child(composite, k); ++k) {
+      composite->height_ = std::max(composite->height_, child->height_ + 1);
+    }
+  }
   // Destroys these subtrees one node at a time (the composites' destructors).
   static void TearDown(std::vector<std::unique_ptr<Filter>> pending);
 
  private:
   template <typename Op>
   static typename Op::Result Walk(typename Op::Node root, Op& op);
+  template <typename Op>
+  static typename Op::Result Recurse(typename Op::Node node, Op& op);
+  // Trees up to this high are walked recursively (a few KiB of stack at most).
+  static constexpr uint32_t kRecursiveHeight = 8;
   // The k-th child of a composite (null past the last).
-  static const Filter* Child(const Filter* composite, size_t k);
+  static const Filter* Child(const Filter* composite, size_t k) {
+    switch (composite->shape_) {
+      case Filter::Shape::kList: {
+        const auto& children = static_cast<const FilterList*>(composite)->filters_;
+        return k < children.size() ? children[k].get() : nullptr;
+      }
+      case Filter::Shape::kSkip:
+        return k == 0 ? static_cast<const SkipFilter*>(composite)->inner_.get() : nullptr;
+      case Filter::Shape::kWhile:
+        return k == 0 ? static_cast<const WhileMatchFilter*>(composite)->inner_.get() : nullptr;
+      default:
+        return nullptr;
+    }
+  }
 
   struct CloneOp;
   struct RestartOp;
@@ -54,31 +82,47 @@ struct FilterWalks {
 
 namespace filter_walks {
 
-// The frames of one walk. Each walk borrows a vector from a per-thread pool (walks of other
-// operations may run inside it), so a call on a shallow filter allocates nothing.
+// The frames of one walk: the first kInline on the caller's stack (a constant, whatever the
+// depth), deeper ones in a vector on the heap. Most filters are a level or two deep, and a walk
+// of them allocates nothing.
 template <typename Frame>
 class FrameStack {
  public:
-  FrameStack() {
-    auto& pool = Pool();
-    if (!pool.empty()) {
-      frames_ = std::move(pool.back());
-      pool.pop_back();
-    }
-  }
+  FrameStack() = default;
+  FrameStack(const FrameStack&) = delete;
+  FrameStack& operator=(const FrameStack&) = delete;
   ~FrameStack() {
-    frames_.clear();
-    if (frames_.capacity() <= kKeptFrames) Pool().push_back(std::move(frames_));
+    while (size_ > 0) pop();
   }
-  std::vector<Frame>& frames() { return frames_; }
+  bool empty() const { return size_ == 0; }
+  Frame& top() { return size_ <= kInline ? Inline(size_ - 1) : deeper_[size_ - kInline - 1]; }
+  // A frame for `node` with a fresh state.
+  Frame& push(decltype(Frame::node) node) {
+    Frame* f;
+    if (size_ < kInline) {
+      f = new (&inline_[size_]) Frame{node, {}};
+    } else {
+      deeper_.push_back(Frame{node, {}});
+      f = &deeper_.back();
+    }
+    ++size_;
+    return *f;
+  }
+  void pop() {
+    if (size_ > kInline) {
+      deeper_.pop_back();
+    } else {
+      Inline(size_ - 1).~Frame();
+    }
+    --size_;
+  }
 
  private:
-  static constexpr size_t kKeptFrames = 64;  // deeper walks allocate per call
-  static std::vector<std::vector<Frame>>& Pool() {
-    static thread_local std::vector<std::vector<Frame>> pool;
-    return pool;
-  }
-  std::vector<Frame> frames_;
+  static constexpr size_t kInline = 8;
+  Frame& Inline(size_t i) { return *std::launder(reinterpret_cast<Frame*>(&inline_[i])); }
+  std::aligned_storage_t<sizeof(Frame), alignof(Frame)> inline_[kInline];
+  std::vector<Frame> deeper_;
+  size_t size_ = 0;
 };
 
 // What an operation without an answer returns.
@@ -92,33 +136,44 @@ struct Unit {};
 //   Node Next(Node, State*)      the next child whose answer it needs, or null when it has all;
 //   void Take(Node, State*, Result)  that child's answer;
 //   Result Finish(Node, State*)  the composite's answer.
+// A filter at most kRecursiveHeight levels high is walked by plain recursion through the same
+// hooks (faster: no frame bookkeeping), which bounds that recursion by a constant.
+template <typename Op>
+typename Op::Result FilterWalks::Recurse(typename Op::Node node, Op& op) {
+  if (node->shape_ == Filter::Shape::kLeaf) return op.Leaf(node);
+  typename Op::State state{};
+  op.Begin(node, &state);
+  while (const typename Op::Node child = op.Next(node, &state)) {
+    op.Take(node, &state,
+            child->shape_ == Filter::Shape::kLeaf ? op.Leaf(child) : Recurse(child, op));
+  }
+  return op.Finish(node, &state);
+}
+
 template <typename Op>
 typename Op::Result FilterWalks::Walk(typename Op::Node root, Op& op) {
-  if (root->shape_ == Filter::Shape::kLeaf) return op.Leaf(root);
+  if (root->height_ <= kRecursiveHeight) return Recurse(root, op);
   struct Frame {
     typename Op::Node node;
     typename Op::State state;
   };
-  filter_walks::FrameStack<Frame> stack;
-  std::vector<Frame>& frames = stack.frames();
-  frames.push_back(Frame{root, {}});
-  op.Begin(root, &frames.back().state);
+  filter_walks::FrameStack<Frame> frames;
+  op.Begin(root, &frames.push(root).state);
   for (;;) {
-    Frame& top = frames.back();
+    Frame& top = frames.top();
     const typename Op::Node child = op.Next(top.node, &top.state);
     if (child != nullptr) {
       if (child->shape_ == Filter::Shape::kLeaf) {
         op.Take(top.node, &top.state, op.Leaf(child));
       } else {
-        frames.push_back(Frame{child, {}});  // `top` is not used past this point
-        op.Begin(child, &frames.back().state);
+        op.Begin(child, &frames.push(child).state);  // `top` is not used past this point
       }
       continue;
     }
     typename Op::Result result = op.Finish(top.node, &top.state);
-    frames.pop_back();
+    frames.pop();
     if (frames.empty()) return result;
-    Frame& parent = frames.back();
+    Frame& parent = frames.top();
     op.Take(parent.node, &parent.state, std::move(result));
   }
 }
