@@ -42,10 +42,10 @@ enum class FilterCode {
 // Clone() for its own instance with fresh state (PageFilter counts rows per scan). Instances
 // are not thread-safe.
 //
-// Lists, SKIP and WHILE (the composites) never call their sub-filters' methods recursively:
-// every operation on a composite walks its tree with an explicit stack (storage/filter_walks.cc),
-// and destruction takes subtrees apart in a loop, so a tree as deep as the filter_depth limit
-// allows (or any raised value) costs heap, not thread stack.
+// Lists, SKIP and WHILE (the composites) run every operation as a walk of their tree
+// (storage/filter_walks.h): by recursion only up to a constant height, by a stack of frames on
+// the heap beyond it, and destruction takes subtrees apart in a loop, so a tree as deep as the
+// filter_depth limit allows (or any raised value) costs heap, not thread stack.
 class Filter {
  public:
   virtual ~Filter() = default;
