@@ -83,8 +83,8 @@ struct FilterWalks {
 namespace filter_walks {
 
 // The frames of one walk: the first kInline on the caller's stack (a constant, whatever the
-// depth), deeper ones in a vector on the heap. Most filters are a level or two deep, and a walk
-// of them allocates nothing.
+// depth), deeper ones in a vector on the heap, borrowed from a per-thread pool. Most filters
+// are a level or two deep, and a walk of them allocates nothing.
 template <typename Frame>
 class FrameStack {
  public:
@@ -93,6 +93,11 @@ class FrameStack {
   FrameStack& operator=(const FrameStack&) = delete;
   ~FrameStack() {
     while (size_ > 0) pop();
+    // The heap part's capacity goes back to this thread's pool, so a deep filter does not
+    // grow a vector frame by frame at every call.
+    if (deeper_.capacity() > 0 && deeper_.capacity() <= kKeptFrames) {
+      Pool().push_back(std::move(deeper_));
+    }
   }
   bool empty() const { return size_ == 0; }
   Frame& top() { return size_ <= kInline ? Inline(size_ - 1) : deeper_[size_ - kInline - 1]; }
@@ -100,10 +105,15 @@ class FrameStack {
   Frame& push(decltype(Frame::node) node) {
     Frame* f;
     if (size_ < kInline) {
-      f = new (&inline_[size_]) Frame{node, {}};
+      f = new (&inline_[size_]) Frame();
+      f->node = node;
     } else {
-      deeper_.push_back(Frame{node, {}});
-      f = &deeper_.back();
+      if (deeper_.capacity() == 0 && !Pool().empty()) {
+        deeper_ = std::move(Pool().back());
+        Pool().pop_back();
+      }
+      f = &deeper_.emplace_back();
+      f->node = node;
     }
     ++size_;
     return *f;
@@ -119,6 +129,13 @@ class FrameStack {
 
  private:
   static constexpr size_t kInline = 8;
+  // Enough for the default filter_depth; a thread keeps at most a few such vectors per
+  // operation (walks of other operations run inside one), tens of KiB.
+  static constexpr size_t kKeptFrames = 1024;
+  static std::vector<std::vector<Frame>>& Pool() {
+    static thread_local std::vector<std::vector<Frame>> pool;
+    return pool;
+  }
   Frame& Inline(size_t i) { return *std::launder(reinterpret_cast<Frame*>(&inline_[i])); }
   std::aligned_storage_t<sizeof(Frame), alignof(Frame)> inline_[kInline];
   std::vector<Frame> deeper_;
