@@ -75,7 +75,7 @@ def expect_limit(call, limit):
 def test_a_filter_list_nested_past_filter_depth_is_refused(served):
     server, client, bystander = served
     nested = filt(b"KeyOnlyFilter", b"\x08\x00")
-    for _ in range(2000):  # far past the default filter_depth of 128
+    for _ in range(2000):  # four times the default filter_depth of 512
         nested = filt(b"FilterList", b"\x08\x01" + ld(2, nested))
     expect_limit(lambda: client.get(b"hostile_fb", TGet(row=b"r", filterBytes=nested)),
                  "filter_depth")

@@ -16,7 +16,7 @@ namespace hbemu {
 struct Limits {
   // Filter language (Thrift1 TScan.filterString, Thrift2 TScan/TGet.filterString and filterBytes).
   int64_t filter_string_bytes = 4 << 20;  // longest filter string accepted
-  int64_t filter_depth = 128;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
+  int64_t filter_depth = 512;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
   int64_t filter_count = 200000;          // most filters in one filter tree
   int64_t filter_bytes = 4 << 20;         // longest Thrift2 filterBytes (a protobuf filter)
 
