@@ -12,7 +12,6 @@ parse and scan (a generous deadline, never a timing assert: speed is in the benc
 SIGTERM must end the server during a scan its filter keeps empty.
 """
 
-import os
 import signal
 import threading
 import time
@@ -54,16 +53,6 @@ DOORS = ["thrift1-socket", "thrift1-http", "thrift2-openScanner", "thrift2-getSc
 METHODS = {"thrift1-socket": "scannerOpenWithScan", "thrift1-http": "scannerOpenWithScan",
            "thrift2-openScanner": "openScanner", "thrift2-getScannerResults": "getScannerResults",
            "thrift2-get": "get"}
-
-
-def rss_mib(pid):
-    if os.environ.get("HBEMU_UNDER_SANITIZER") == "1":
-        return 0  # ASan's quarantine and shadow memory grow RSS by design; bounds hold on release
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    raise AssertionError("no VmRSS for pid %d" % pid)
 
 
 def row_key(i):
@@ -165,7 +154,7 @@ class Server:
         assert self.proc.alive(), self.proc.stderr_text()
         assert self.bystander.getTableNames() == [self.table]
         assert self.bystander.getRow(self.table, row_key(7), {})[0].row == row_key(7)
-        rss = rss_mib(self.proc.proc.pid)
+        rss = hbcompat.server_rss_mib(self.proc.proc.pid)
         assert rss < RSS_BOUND_MIB, "RSS %.0f MiB" % rss
 
 
