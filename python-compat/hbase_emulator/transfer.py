@@ -184,8 +184,8 @@ class _Importer:
         self.create = create
         self.progress = progress
         self.table = None
-        self.decode = bytes_text.b64_decode
-        self.text = False
+        self.decode = self.fast_decode = bytes_text.b64_decode
+        self.last_row = None
         self.puts = []
         self.pending = 0
         self.cells = 0
@@ -214,7 +214,8 @@ class _Importer:
         if encoding not in bytes_text.ENCODINGS:
             raise ValueError('unknown "encoding" %s (text or base64)' % json.dumps(encoding))
         self.decode = bytes_text.decoder(encoding)
-        self.text = encoding == "text"
+        # A cell line export's fast path splits has no backslash: in the text form, no escapes.
+        self.fast_decode = str.encode if encoding == "text" else bytes_text.b64_decode
         name = rename.get(name, name)
         self.table = thrift2.table_name_bytes(name)
         tname = thrift2.split_table_name(name)
@@ -242,26 +243,33 @@ class _Importer:
         self.put_cell(rec["row"], rec["family"], rec["qualifier"], ts, rec.get("type", "Put"),
                       rec["value"])
 
-    def _field(self, key, text):
-        try:
-            return self.decode(text)
-        except ValueError as e:
-            raise ValueError("%s: %s" % (key, e))
-
-    def put_cell(self, row, family, qualifier, timestamp, kind, value):
-        """Queues one cell (byte fields still encoded) for the next putMultiple."""
+    def put_cell(self, row, family, qualifier, timestamp, kind, value, decode=None):
+        """Queues one cell for the next putMultiple; its byte fields are still encoded, and
+        `decode` (default: the table line's encoding) decodes them."""
         if self.table is None:
             raise ValueError("a cell before any table line")
         if kind != "Put":
             raise ValueError("cells of type %s cannot be imported (only Put)" % kind)
-        row = self._field("row", row)
-        cv = T.TColumnValue(family=self._field("family", family),
-                            qualifier=self._field("qualifier", qualifier),
-                            value=self._field("value", value), timestamp=timestamp)
-        if self.puts and self.puts[-1].row == row:
+        decode = decode or self.decode
+        same_row = bool(self.puts) and row == self.last_row
+        try:
+            cv = T.TColumnValue(family=decode(family), qualifier=decode(qualifier),
+                                value=decode(value), timestamp=timestamp)
+            if not same_row:
+                put = T.TPut(row=decode(row), columnValues=[cv])
+        except ValueError:
+            for key, text in (("row", row), ("family", family), ("qualifier", qualifier),
+                              ("value", value)):
+                try:
+                    decode(text)
+                except ValueError as e:
+                    raise ValueError("%s: %s" % (key, e))
+            raise
+        if same_row:
             self.puts[-1].columnValues.append(cv)
         else:
-            self.puts.append(T.TPut(row=row, columnValues=[cv]))
+            self.puts.append(put)
+            self.last_row = row
         self.pending += 1
         if self.pending >= self.batch_cells:
             self.flush()
@@ -325,7 +333,7 @@ def _import_numbered(client, numbered, create, rename, batch_cells, progress, so
             importer.done_bytes = done
             fast = _split_cell_line(line)
             if fast is not None:
-                importer.put_cell(*fast)
+                importer.put_cell(*fast, decode=importer.fast_decode)
                 continue
             if not line.strip():
                 continue
