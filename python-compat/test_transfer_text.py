@@ -223,6 +223,19 @@ def test_importtsv_with_a_comma_separator_and_a_timestamp_column_does_no_quoting
                                       (b"r2", b"f", b"a", 200, b"plain")]
 
 
+def test_importtsv_skip_bad_lines_counts_them_as_hbase_does(destination, tmp_path):
+    (host, port), created = destination
+    name = unique("hbc_skip")
+    created.append(name)
+    tsv = tmp_path / "mixed.tsv"
+    tsv.write_bytes(b"r1\ta\nno-separator\nr2\ta\tone-too-many\n\tempty-row\nr3\tc\n")
+    imp = ok(tool("hbase-emulator-importtsv", "--host", host, "--port", port, "--columns",
+                  "HBASE_ROW_KEY,f:a", "--skip-bad-lines", "--timestamp", 9, "-q", name, tsv))
+    assert imp.stderr.decode() == "hbase-emulator-importtsv: skipped 3 bad lines\n"
+    with thrift2.client(host, port) as d:
+        assert all_cells(d, name) == [(b"r1", b"f", b"a", 9, b"a"), (b"r3", b"f", b"a", 9, b"c")]
+
+
 # ---- progress
 
 def test_progress_shows_percentage_and_eta_when_the_size_is_known(monkeypatch):

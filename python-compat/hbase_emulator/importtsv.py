@@ -195,5 +195,5 @@ def _cli(argv):
         if args.input != "-":
             f.close()
     if bad:
-        sys.stderr.write("hbase-emulator-importtsv: skipped %d bad lines\n" % bad)
+        sys.stderr.write("hbase-emulator-importtsv: skipped %d bad line%s\n" % (bad, "s" if bad > 1 else ""))
     return 0
