@@ -8,6 +8,7 @@ With HBASE_TOOLS_TARGET=host:port (a Thrift2 gateway, e.g. the real HBase oracle
 the round-trip and TSV tests write there instead of into a second emulator.
 """
 
+import io
 import os
 import re
 import socket
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import hbcompat
-from hbase_emulator import bytes_text, progress, thrift2
+from hbase_emulator import bytes_text, progress, thrift2, transfer
 from test_transfer import all_cells, make_dataset
 
 T = thrift2.ttypes
@@ -264,6 +265,29 @@ def test_progress_shows_percentage_and_eta_when_the_size_is_known(monkeypatch):
     assert progress.human_seconds(3725) == "1 h 02 min" and progress.human_seconds(75) == "1 min 15 s"
 
 
+class Lines(list):
+    def write(self, s):
+        self.append(s)
+
+    def flush(self):
+        pass
+
+
+def test_export_progress_names_the_table_and_region_it_is_in(server):
+    plain, split = unique("hbc_p"), unique("hbc_r")
+    with thrift2.client(server.host, server.thrift2_port) as c:
+        for name, splits in ((plain, None), (split, [b"m", b"t"])):
+            c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(name),
+                                             columns=[T.TColumnFamilyDescriptor(name=b"f")]), splits)
+            c.putMultiple(name.encode(), [T.TPut(row=r, columnValues=[
+                T.TColumnValue(family=b"f", qualifier=b"q", value=b"v")]) for r in (b"a", b"n", b"z")])
+        lines = Lines()
+        transfer.export(c, io.StringIO(), tables=[plain, split],
+                        progress=progress.Progress("export", stream=lines))
+    assert lines[-1].startswith("export %s (table 2 of 2, region 3 of 3): 6 cells, " % split)
+    assert "%" not in lines[-1] and "ETA" not in lines[-1]
+
+
 # ---- every user mistake: one line, non-zero exit
 
 def closed_port():
@@ -313,6 +337,12 @@ MISTAKES = {
     "unknown_option": lambda s, d, t: (
         "hbase-emulator-export", ["--no-such-flag"],
         "unrecognized arguments: --no-such-flag (see --help)", 2),
+    "unwritable_output": lambda s, d, t: (
+        "hbase-emulator-export", ["--port", s.thrift2_port, "-o", d / "no-dir" / "x.jsonl"],
+        "cannot write %s: No such file or directory" % (d / "no-dir" / "x.jsonl"), 1),
+    "batch_size_not_positive": lambda s, d, t: (
+        "hbase-emulator-export", ["--batch-rows", "0"],
+        "argument --batch-rows: '0' is not a positive integer (see --help)", 2),
     "unreadable_file": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", d / "missing.jsonl"],
         "cannot read %s: No such file or directory" % (d / "missing.jsonl"), 1),

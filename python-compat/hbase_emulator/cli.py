@@ -37,6 +37,16 @@ class Parser(argparse.ArgumentParser):
         raise UserError("%s (see --help)" % message, USAGE_EXIT)
 
 
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError("%r is not a positive integer" % text)
+    return value
+
+
 def _one_line(text):
     text = " ".join(str(text).split())
     return text if len(text) <= 300 else text[:297] + "..."

@@ -176,7 +176,7 @@ def _cli(argv):
     p.add_argument("--no-create", action="store_true", help="fail if the table does not exist")
     p.add_argument("--skip-bad-lines", action="store_true",
                    help="skip and count bad lines, as HBase does, instead of stopping at the first")
-    p.add_argument("--batch-rows", type=int, default=1000, help="rows per putMultiple call")
+    p.add_argument("--batch-rows", type=cli.positive_int, default=1000, help="rows per putMultiple call")
     args = p.parse_args(argv)
     columns = Columns(args.columns)
     sep = separator_byte(args.separator)

@@ -33,7 +33,7 @@ class Progress:
     def __init__(self, verb, quiet=False, stream=None, total_bytes=None):
         self.verb = verb
         self.quiet = quiet
-        self.stream = stream or sys.stderr
+        self.stream = stream if stream is not None else sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.start = time.monotonic()
         self.last = self.start

@@ -22,6 +22,7 @@ putMultiple and accepts type "Put" only.
 Both directions stream: an export holds one batch of rows, an import one batch of cells.
 """
 
+import bisect
 import json
 import sys
 from json.encoder import encode_basestring_ascii as _json_str
@@ -124,20 +125,24 @@ def export(client, out, tables=None, max_versions=ALL_VERSIONS, schema=True, dat
     for i, tname in enumerate(tnames, 1):
         name = thrift2.full_table_name(tname)
         record = {"kind": "table", "name": name, "encoding": encoding}
+        splits = _split_keys(client, name)
         if schema:
             record["descriptor"] = struct_to_json(client.getTableDescriptor(tname), encode)
-            record["splits"] = [encode(k) for k in _split_keys(client, name)]
+            record["splits"] = [encode(k) for k in splits]
         out.write(json.dumps(record) + "\n")
         if data:
-            label = name if len(tnames) == 1 else "%s (table %d of %d)" % (name, i, len(tnames))
-            total += _export_cells(client, out, name, max_versions, batch_rows, progress, label,
-                                   encoding)
+            where = [] if len(tnames) == 1 else ["table %d of %d" % (i, len(tnames))]
+            total += _export_cells(client, out, name, max_versions, batch_rows, progress, where,
+                                   encoding, splits)
     progress.done()
     return total
 
 
-def _export_cells(client, out, name, max_versions, batch_rows, progress, label, encoding):
+def _export_cells(client, out, name, max_versions, batch_rows, progress, where, encoding, splits):
     table = thrift2.table_name_bytes(name)
+    # How many rows a table holds is unknown before the scan ends, so no percentage; with
+    # several regions (`splits`: their start keys), the one the scan is in tells how far it got.
+    label = name if not where else "%s (%s)" % (name, ", ".join(where))
     if encoding == "text":
         tsb = bytes_text.to_string_binary
 
@@ -169,6 +174,9 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress, label, 
                                     field(cv.value)))
             out.write("".join(lines))
             count += len(lines)
+            if splits:
+                region = bisect.bisect_right(splits, results[-1].row) + 1
+                label = "%s (%s)" % (name, ", ".join(where + ["region %d of %d" % (region, len(splits) + 1)]))
             progress.add(len(lines), label)
     finally:
         client.closeScanner(scanner)
@@ -390,7 +398,7 @@ def _export_cli(argv):
     p.add_argument("--schema-only", action="store_true", help="namespaces and tables, no cells")
     p.add_argument("--base64", action="store_true",
                    help="byte strings in base64 instead of HBase's printable form (\\xHH escapes)")
-    p.add_argument("--batch-rows", type=int, default=1000, help="rows per scanner call")
+    p.add_argument("--batch-rows", type=cli.positive_int, default=1000, help="rows per scanner call")
     args = p.parse_args(argv)
     client = cli.connect(args.host, args.port)
     try:
@@ -421,7 +429,8 @@ def _import_cli(argv):
                    help="do not create namespaces or tables; fail if a table is missing")
     p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                    help="import table OLD into NEW (repeatable)")
-    p.add_argument("--batch-cells", type=int, default=5000, help="cells per putMultiple call")
+    p.add_argument("--batch-cells", type=cli.positive_int, default=5000,
+                   help="cells per putMultiple call")
     args = p.parse_args(argv)
     rename = {}
     for r in args.rename:
