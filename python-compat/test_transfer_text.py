@@ -14,6 +14,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -263,6 +264,32 @@ def test_progress_shows_percentage_and_eta_when_the_size_is_known(monkeypatch):
     unknown.add(30, "ns:t")
     assert lines[-1] == "export ns:t: 30 cells, 1.5 s, 20 cells/s\n"
     assert progress.human_seconds(3725) == "1 h 02 min" and progress.human_seconds(75) == "1 min 15 s"
+
+
+def test_a_server_lost_during_an_import_is_one_line(tmp_path):
+    s = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()
+    name = unique("hbc_lost")
+    try:
+        with thrift2.client(s.host, s.thrift2_port) as c:
+            c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(name),
+                                             columns=[T.TColumnFamilyDescriptor(name=b"f")]), None)
+        proc = subprocess.Popen([str(BIN / "hbase-emulator-import"), "--port", str(s.thrift2_port),
+                                 "--batch-cells", "1", "-q"], stdin=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        proc.stdin.write((TABLE_LINE % name + CELL).encode())
+        proc.stdin.flush()
+        with thrift2.client(s.host, s.thrift2_port) as c:
+            deadline = time.monotonic() + 60
+            while not c.exists(name.encode(), T.TGet(row=b"r")):
+                assert time.monotonic() < deadline and proc.poll() is None
+                time.sleep(0.05)
+        s.stop()
+        _, err = proc.communicate(input=CELL.replace('"r"', '"r2"').encode() * 3, timeout=60)
+    finally:
+        s.stop()
+    assert proc.returncode == 1
+    assert re.fullmatch(r"hbase-emulator-import: lost the connection to 127\.0\.0\.1:%d \(.+\)\n"
+                        % s.thrift2_port, err.decode()), err
 
 
 class Lines(list):

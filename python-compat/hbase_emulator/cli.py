@@ -62,10 +62,14 @@ def _os_reason(exc):
     return (exc.strerror or str(exc)).lower() if isinstance(exc, OSError) else str(exc)
 
 
+_connected_to = ["the server"]  # named by a lost-connection message
+
+
 def connect(host, port, timeout_ms=thrift2.DEFAULT_TIMEOUT_MS):
     """A Thrift2 client for host:port, after checking that a Thrift2 server answers there: a
     closed port, HBase's Thrift1 service, or something that is not Thrift at all is a UserError."""
     where = "%s:%d" % (host, port)
+    _connected_to[0] = where
     try:
         client = thrift2.connect(host, port, timeout_ms)
     except TTransportException as e:
@@ -167,8 +171,8 @@ def run(prog, body, argv):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ERROR_EXIT
     except (TTransportException, socket.timeout, ConnectionError) as e:
-        message, code = "lost the connection to the server (%s)" % _one_line(
-            getattr(e, "message", None) or _os_reason(e)), ERROR_EXIT
+        message, code = "lost the connection to %s (%s)" % (_connected_to[0], _one_line(
+            getattr(e, "message", None) or _os_reason(e))), ERROR_EXIT
     except (T.TIOError, T.TIllegalArgument, TApplicationException) as e:
         message, code = "the server refused: %s" % server_error(e), ERROR_EXIT
     sys.stderr.write("%s: %s\n" % (prog, message))
