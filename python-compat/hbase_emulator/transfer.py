@@ -176,7 +176,8 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress, where, 
             count += len(lines)
             if splits:
                 region = bisect.bisect_right(splits, results[-1].row) + 1
-                label = "%s (%s)" % (name, ", ".join(where + ["region %d of %d" % (region, len(splits) + 1)]))
+                at = where + ["region %d of %d" % (region, len(splits) + 1)]
+                label = "%s (%s)" % (name, ", ".join(at))
             progress.add(len(lines), label)
     finally:
         client.closeScanner(scanner)
@@ -360,6 +361,11 @@ def _import_numbered(client, numbered, create, rename, batch_cells, progress, so
         raise
     except ValueError as e:
         raise UserError("%sline %d: %s" % (source + " " if source else "", lineno, e))
+    except (T.TIOError, T.TIllegalArgument) as e:
+        raise UserError("%sline %d: the server refused: %s"
+                        % (source + " " if source else "", lineno, cli.server_error(e)))
+    if importer.done_bytes is not None:
+        importer.progress.done_bytes = importer.done_bytes
     importer.progress.done()
     return importer.cells
 
