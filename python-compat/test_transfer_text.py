@@ -389,6 +389,11 @@ MISTAKES = {
             d / "esc.jsonl", TABLE_LINE % t + CELL.replace('"r"', '"C:\\\\Users"'))],
         '%s line 2: row: bad escape "\\Use" (a backslash starts \\xHH; write \\x5C for a '
         'backslash)' % (d / "esc.jsonl"), 1),
+    "bad_hex_escape": lambda s, d, t: (
+        "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
+            d / "hex.jsonl", TABLE_LINE % t + CELL.replace('"v"', '"ok\\\\x41\\\\xZZ"'))],
+        '%s line 2: value: bad escape "\\xZZ" (a backslash starts \\xHH; write \\x5C for a '
+        'backslash)' % (d / "hex.jsonl"), 1),
     "cell_before_table_line": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(d / "orphan.jsonl", CELL)],
         "%s line 1: a cell before any table line" % (d / "orphan.jsonl"), 1),

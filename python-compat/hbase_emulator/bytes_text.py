@@ -17,25 +17,16 @@ import re
 ENCODINGS = ("text", "base64")
 
 _NEEDS_ESCAPE = re.compile(rb"[^\x20-\x5b\x5d-\x7e]")
-_ESCAPES = {i: "\\x%02X" % i for i in range(256) if not (0x20 <= i <= 0x7E and i != 0x5C)}
-_HEX_BYTE = {}
-for _i in range(256):
-    _HEX_BYTE[b"%02X" % _i] = bytes([_i])
-    _HEX_BYTE[b"%02x" % _i] = bytes([_i])
+_PRINTED = [chr(i) if 0x20 <= i <= 0x7E and i != 0x5C else "\\x%02X" % i for i in range(256)]
+# A backslash that does not start \xHH.
+_BAD_ESCAPE = re.compile(rb"\\(?!x[0-9A-Fa-f]{2})")
 
 
 def to_string_binary(data):
     """The printable form of `data` (bytes), as HBase's Bytes.toStringBinary writes it."""
     if _NEEDS_ESCAPE.search(data) is None:
         return data.decode("ascii")
-    return data.decode("latin-1").translate(_ESCAPES)
-
-
-def _bad_escape(raw):
-    at = raw.index(b"\\")
-    shown = raw[at:at + 4].decode("utf-8", "replace")
-    return ValueError('bad escape "%s" (a backslash starts \\xHH; write \\x5C for a backslash)'
-                      % shown)
+    return "".join([_PRINTED[b] for b in data])
 
 
 def to_bytes_binary(text):
@@ -44,20 +35,14 @@ def to_bytes_binary(text):
     raw = text.encode("utf-8")
     if b"\\" not in raw:
         return raw
-    parts = raw.split(b"\\x")
-    if b"\\" in parts[0]:
-        raise _bad_escape(parts[0])
-    out = [parts[0]]
-    for part in parts[1:]:
-        byte = _HEX_BYTE.get(part[:2])
-        if byte is None:
-            raise _bad_escape(b"\\x" + part)
-        rest = part[2:]
-        if b"\\" in rest:
-            raise _bad_escape(rest)
-        out.append(byte)
-        out.append(rest)
-    return b"".join(out)
+    bad = _BAD_ESCAPE.search(raw)
+    if bad is not None:
+        shown = raw[bad.start():bad.start() + 4].decode("utf-8", "replace")
+        raise ValueError('bad escape "%s" (a backslash starts \\xHH; write \\x5C for a '
+                         'backslash)' % shown)
+    # Every backslash now starts \xHH, the only escape unicode_escape will see; it reads every
+    # other byte as Latin-1, so encoding back to Latin-1 gives the bytes themselves (UTF-8 too).
+    return raw.decode("unicode_escape").encode("latin-1")
 
 
 def b64_encode(data):
