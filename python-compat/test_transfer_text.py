@@ -356,6 +356,9 @@ MISTAKES = {
     "not_a_thrift_port": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.ports["admin"], "-i", write(d / "ok.jsonl", TABLE_LINE % t)],
         re.compile(r"127\.0\.0\.1:%d does not answer as an HBase Thrift2 server \(.+\)" % s.ports["admin"]), 1),
+    "port_out_of_range": lambda s, d, t: (
+        "hbase-emulator-import", ["--port", "70000"],
+        "argument --port: '70000' is not a port number (1-65535) (see --help)", 2),
     "unknown_host": lambda s, d, t: (
         "hbase-emulator-export", ["--host", "no-such-host.invalid"],
         "cannot connect to no-such-host.invalid:9091: unknown host", 1),

@@ -47,6 +47,16 @@ def positive_int(text):
     return value
 
 
+def port_number(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError("%r is not a port number (1-65535)" % text)
+    return value
+
+
 def _one_line(text):
     text = " ".join(str(text).split())
     return text if len(text) <= 300 else text[:297] + "..."
@@ -154,7 +164,7 @@ def open_output(path):
 
 def add_connection_args(parser):
     parser.add_argument("--host", default="127.0.0.1", help="Thrift2 server host (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=9091, help="Thrift2 port (default 9091)")
+    parser.add_argument("--port", type=port_number, default=9091, help="Thrift2 port (default 9091)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
 
 
