@@ -98,9 +98,21 @@ class ControlledCall : public HookedCall {
       record_.error = true;
       record_.exception = "connection closed";
       record_.error_message = undeclared;
+    } else if (action_ == Action::kCloseBefore) {
+      record_.error = true;
+      record_.exception = "connection closed";
+      record_.error_message = "the connection was closed before the call ran (" + record_.fault + ")";
+    }
+    if (close_after_) {
+      // The client sees a closed connection, whatever the call did.
+      record_.error = true;
+      record_.exception = "connection closed";
+      record_.reason = record_.error_message.empty()
+                           ? "the call was applied, then the connection was closed"
+                           : "the call ended with: " + record_.error_message;
+      record_.error_message = "connection closed after the call ran (" + record_.fault + ")";
     }
     if (!undeclared.empty() && undeclared != record_.error_message) record_.reason = undeclared;
-    if (close_after_) record_.fault += " (the call was applied; its reply was not sent)";
     state_->calls().Add(std::move(record_));
   }
 
