@@ -106,3 +106,15 @@ def test_logging_can_be_turned_off(controlled):
     log.enable(True)
     conn.table(name).row(b"r")
     assert len(log.list(since=mark)) == 1
+
+
+def test_a_thrift2_error_is_logged_with_the_exception_class_its_reply_leaves_out(controlled):
+    client = controlled.thrift2()
+    calls = CallRecorder(controlled.controls.calls)
+    with pytest.raises(thrift2.ttypes.TIOError) as raised:
+        client.get(b"no_such_t2_table", thrift2.ttypes.TGet(row=b"r"))
+    (error,) = calls.errors()
+    assert error["exception"] == "TIOError"
+    assert error["error"] == raised.value.message
+    assert error["reason"].startswith("org.apache.hadoop.hbase.TableNotFoundException: ")
+    assert "no_such_t2_table" in error["reason"]

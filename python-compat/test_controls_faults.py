@@ -66,6 +66,18 @@ def test_a_do_not_retry_exception_is_sent_with_can_retry_false(controlled):
     assert raised.value.canRetry is False
 
 
+def test_an_illegal_argument_fault_is_the_declared_illegal_argument(controlled):
+    conn, name = make_table(controlled, "ia")
+    table = conn.table(name)
+    table.put(b"r", {b"f:a": b"1"})
+    controlled.controls.faults.add(method="scannerGetList", times=1,
+                                   exception="java.lang.IllegalArgumentException",
+                                   message="scanner ID is invalid")
+    with pytest.raises(Hbase_thrift.IllegalArgument) as raised:
+        list(table.scan())
+    assert raised.value.message == b"scanner ID is invalid"
+
+
 def incr_with_reconnect(conn, table_name_, row, column, attempts=3):
     """A naive retry: reconnect and send the increment again when the connection drops."""
     for _ in range(attempts):

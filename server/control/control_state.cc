@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "server/control/call_decode.h"
+#include "server/gateway/failure_reason.h"
 
 namespace hbemu::server::control {
 namespace {
@@ -112,7 +113,13 @@ class ControlledCall : public HookedCall {
                            : "the call ended with: " + record_.error_message;
       record_.error_message = "connection closed after the call ran (" + record_.fault + ")";
     }
-    if (!undeclared.empty() && undeclared != record_.error_message) record_.reason = undeclared;
+    std::string noted = TakeFailureReason();
+    if (!undeclared.empty() && undeclared != record_.error_message) {
+      record_.reason = undeclared;
+    } else if (record_.error && !noted.empty() && noted != record_.error_message &&
+               record_.reason.empty()) {
+      record_.reason = std::move(noted);
+    }
     state_->calls().Add(std::move(record_));
   }
 
@@ -134,6 +141,7 @@ class ControlState::Hook : public CallHook {
   std::unique_ptr<HookedCall> Before(const uint8_t* message, size_t length, WireProtocol protocol,
                                      const std::string& peer) override {
     const bool logging = state_->calls().enabled();
+    TakeFailureReason();  // a reason left over from a call that was not logged
     DecodedCall call = DecodeCall(service_, message, length, protocol);
     std::optional<FaultRule> rule;
     if (!state_->faults().empty() && call.decoded) rule = state_->faults().Hit(service_, call);
