@@ -96,3 +96,28 @@ def test_clock_state_offset_and_resume(controlled):
     assert -86400000 - 5000 < state["offset_ms"] <= -86400000 + 5000
     state = clock.resume()
     assert abs(state["offset_ms"]) < 5000 and not state["frozen"]
+
+
+def test_the_heat_maps_windows_follow_the_clock(controlled):
+    import json
+    import urllib.request
+
+    conn = controlled.happybase()
+    name = table_name("heat")
+    conn.create_table(name, {"f": {}})
+    clock = controlled.controls.clock
+    clock.freeze()
+    for i in range(20):
+        conn.table(name).put(b"r%d" % i, {b"f:a": b"1"})
+
+    def region_heat():
+        url = controlled.controls.base + "/api/tables/" + name
+        return json.load(urllib.request.urlopen(url))["heat"]["regions"][0]
+
+    heat = region_heat()
+    assert heat["window_writes"][-1] == 20
+    clock.advance(seconds=30)  # three 10-second windows on
+    assert region_heat()["window_writes"][-4:] == [20, 0, 0, 0]
+    clock.advance(minutes=5)  # past all twelve windows
+    heat = region_heat()
+    assert sum(heat["window_writes"]) == 0 and heat["writes"] == 20

@@ -599,13 +599,13 @@ void AddCallLogRows(const Options& o, int port, uint64_t n, std::vector<Row>* ro
   for (const bool log_on : {true, false}) {
     PostControl(controlled->admin_port, "/control/calls/enable",
                 log_on ? "{\"enabled\": true}" : "{\"enabled\": false}");
-    const std::string how = log_on ? "call log on" : "--test-controls, call log off";
+    const std::string how = log_on ? "call log on" : "controls, log off";
     for (const auto& [name, op] : {std::make_pair("getRow", &get_op), std::make_pair("mutateRow", &put_op)}) {
       Progress("[mem] %s, %s", name, how.c_str());
       auto [s, r, cpu] = BestOf(
           o.rounds, [&] { return RunTimed(controlled->port, 1, o.seconds, *op); },
           [&] { return RunTimed(port, 1, o.seconds, *op); });
-      rows->push_back({std::string(name) + " 1 conn, " + how + " [mem] (calls)", s, r,
+      rows->push_back({std::string(name) + ", " + how + " [mem] (calls)", s, r,
                        "no --test-controls", 0, cpu});
     }
   }
