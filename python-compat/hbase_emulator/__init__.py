@@ -6,7 +6,5 @@
 * `hbase_emulator.reset`: empty every user table (keeping schemas and splits) or drop everything.
 * `hbase_emulator.transfer`: export/import tables and schema as JSON Lines
   (console scripts `hbase-emulator-export` and `hbase-emulator-import`).
-* `hbase_emulator.controls`: the test controls of a server run with `--test-controls` (clock,
-  fault rules, call log).
 * `hbase_emulator.pytest_plugin`: the pytest plugin (entry point `hbase_emulator`).
 """
