@@ -9,7 +9,8 @@ Fixtures
                    on free ports; under pytest-xdist every worker starts its own.
   hbase_connection (function) a happybase.Connection to it, closed after the test.
   hbase_reset      (function) empties every user table before the test (schemas and splits kept).
-  The server runs with --test-controls, so these work too (README "Test controls"):
+  The server runs with --test-controls (unless hbase_emulator_args binds other addresses or
+  has --no-admin), so these work too (README "Test controls"):
   hbase_controls   (function) hbase_emulator.controls.Controls for it (clock, faults, calls).
   hbase_clock      (function) its clock: .freeze(at=None), .advance(days=2), .set_offset(...),
                    .now_ms(); resumed (back to the system clock) after the test.
@@ -131,6 +132,11 @@ class HBaseEmulator:
             self._admin = None
 
 
+# Flags after which the plugin does not add --test-controls itself.
+_NO_AUTO_CONTROLS = {"--test-controls", "--test-controls-remote", "--no-admin", "--bind", "-b",
+                     "--admin-bind"}
+
+
 @pytest.fixture(scope="session")
 def hbase_emulator(request):
     config = request.config
@@ -139,11 +145,15 @@ def hbase_emulator(request):
     if explicit and not os.path.isabs(explicit) and config.getoption("hbase_emulator_bin") is None:
         explicit = str(base / explicit)
     binary = server_module.find_binary(explicit, search_from=config.rootpath)
-    # A test server: the clock, faults and call log are there for the fixtures below.
-    args = ["--in-memory", "--port", "0", "--test-controls"]
+    args = ["--in-memory", "--port", "0"]
     for script in config.getini("hbase_emulator_init"):
         args += ["--init", str(base / script)]
-    args += config.getini("hbase_emulator_args")
+    extra = config.getini("hbase_emulator_args")
+    # A test server: the clock, faults and call log are there for the fixtures below, unless
+    # the project binds other addresses (where the server refuses them) or says otherwise.
+    if not any(a.split("=")[0] in _NO_AUTO_CONTROLS for a in extra):
+        args.append("--test-controls")
+    args += extra
     process = server_module.EmulatorServer(binary, args).start()
     emulator = HBaseEmulator(process)
     try:
