@@ -11,6 +11,9 @@ class Clock {
  public:
   virtual ~Clock() = default;
   virtual int64_t NowMillis() const = 0;
+  // True while the clock is stopped (the test controls' freeze): the store then dates each
+  // server-dated write of a column past the previous one, as a millisecond between calls would.
+  virtual bool stopped() const { return false; }
   // The process-wide system clock.
   static Clock* System();
 };
@@ -45,6 +48,7 @@ class ControlledClock : public Clock {
   // Back to the system clock: running, no offset.
   void Resume() { SetOffset(0); }
   bool frozen() const { return frozen_.load(std::memory_order_acquire); }
+  bool stopped() const override { return frozen(); }
   // How far ahead of the system clock the reading is (changes with time while frozen).
   int64_t offset_ms() const;
 
