@@ -71,6 +71,12 @@ const std::vector<LimitInfo>& AllLimits() {
       {"admin_count_cells", &Limits::admin_count_cells, "count",
        "cells one console request walks to count tables' stored rows (counts are remembered)",
        "the count is shown as at least N"},
+      {"call_log_calls", &Limits::call_log_calls, "count",
+       "calls the test controls' call log keeps (--test-controls)", "the oldest calls are dropped"},
+      {"call_log_bytes", &Limits::call_log_bytes, "bytes",
+       "bytes the test controls' call log keeps", "the oldest calls are dropped"},
+      {"fault_rules", &Limits::fault_rules, "count", "test-controls fault rules installed at once",
+       "adding a rule is refused with 400"},
   };
   return all;
 }

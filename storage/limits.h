@@ -41,6 +41,11 @@ struct Limits {
   int64_t admin_value_bytes = 1024;             // shown of one value, with its full length
   int64_t admin_page_cells = 20000;             // cells on one browse page
   int64_t admin_count_cells = 200000;           // cells one request walks to count tables
+
+  // Test controls (--test-controls).
+  int64_t call_log_calls = 10000;               // calls the call log keeps
+  int64_t call_log_bytes = 16 << 20;            // bytes the call log keeps
+  int64_t fault_rules = 1000;                   // fault rules installed at once
 };
 
 // One named limit, as --limit and --limits show it.
