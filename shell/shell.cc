@@ -63,6 +63,7 @@ Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool 
   AddNamespaceCommands(&commands_);
   AddDataCommands(&commands_);
   AddGeneralCommands(&commands_);
+  AddSnapshotCommands(&commands_);
 }
 
 namespace {

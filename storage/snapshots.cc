@@ -149,8 +149,7 @@ Status Snapshots::Take(std::string_view name, const std::vector<std::string>& ta
 
 Status Snapshots::InstallLocked(const SnapshotRecord& record, TableInstall* install) {
   install->fill = [&](const std::vector<uint64_t>& new_ids, leveldb::WriteBatch* batch) {
-    leveldb::ReadOptions read;
-    read.fill_cache = false;
+    leveldb::ReadOptions read;  // a snapshot restored once is likely restored again: cache it
     uint64_t bytes = 0, cells = 0;
     for (size_t i = 0; i < new_ids.size(); ++i) {
       HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, record.tables[i].id, new_ids[i], UINT64_MAX,
