@@ -2,7 +2,9 @@
 // A restore must bring back the exact stored cells (every version, delete markers) and the
 // table's schema and regions.
 
+#include <atomic>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -142,6 +144,42 @@ TEST_P(SnapshotStoreTest, RestoreBringsBackEveryVersionMarkerAndTheSchema) {
   ASSERT_OK(store_->Mutate("t", Row("a", {PutOp("f", "q", kTestNowMs, "again")})));
   ASSERT_OK(snapshots()->Restore("s1", {}));
   EXPECT_EQ(Raw("t"), before);
+}
+
+TEST_P(SnapshotStoreTest, ReadersSeeTheOldTableOrTheRestoredOneNeverAMix) {
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  const auto write_all = [&](const std::string& value) {
+    std::vector<RowMutation> rows;
+    for (int i = 0; i < 200; ++i) {
+      rows.push_back(Row("r" + std::to_string(i), {PutOp("f", "q", kTestNowMs, value)}));
+    }
+    return store_->MutateRows("t", rows);
+  };
+  ASSERT_OK(write_all("seed"));
+  ASSERT_OK(snapshots()->Take("s", {"t"}));
+  std::atomic<bool> done{false};
+  std::atomic<int> mixed{0}, scans{0};
+  std::thread reader([&] {
+    while (!done.load()) {
+      std::unique_ptr<Scanner> scanner;
+      if (!store_->OpenScanner("t", ScanSpec(), &scanner).ok()) continue;
+      std::vector<RowResult> rows;
+      if (!scanner->Next(1000, &rows).ok()) continue;
+      for (const RowResult& row : rows) {
+        if (row.cells.size() != 1 || row.cells[0].value != rows[0].cells[0].value) ++mixed;
+      }
+      if (rows.size() != 200) ++mixed;
+      ++scans;
+    }
+  });
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_OK(write_all("test " + std::to_string(i)));
+    ASSERT_OK(snapshots()->Restore("s", {}));
+  }
+  ASSERT_TRUE(testutil::WaitUntil([&] { return scans.load() > 0; }));
+  done = true;
+  reader.join();
+  EXPECT_EQ(mixed.load(), 0);
 }
 
 TEST_P(SnapshotStoreTest, RestoreRecreatesADroppedTable) {
