@@ -351,7 +351,7 @@ def test_the_snapshot_is_listed(hbase_snapshots):
 def test_pytest_marker_snapshots_once_and_restores_before_each_test(tmp_path):
     if hbcompat.external_target() is not None:
         pytest.skip(hbcompat.RESTART_SKIP_REASON)
-    (tmp_path / "pytest.ini").write_text("[pytest]\nhbase_emulator_args = --test-controls\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")  # the plugin adds --test-controls
     (tmp_path / "conftest.py").write_text(SAMPLE_CONFTEST)
     (tmp_path / "test_seeded.py").write_text(SAMPLE_TESTS)
     env = dict(os.environ, HBASE_EMULATOR_BIN=str(hbcompat.emulator_bin()))

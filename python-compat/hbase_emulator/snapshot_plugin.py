@@ -8,7 +8,7 @@ Marker
       named "seeded" if there is one (a session fixture that creates and loads the data), then
       takes a whole-store snapshot "seeded"; every later test with the marker restores it first,
       so each one starts from the seeded store whatever the tests before it wrote or dropped.
-      The server needs --test-controls (ini: hbase_emulator_args = --test-controls).
+      The plugin's server has --test-controls unless hbase_emulator_args turns it off.
 """
 
 import pytest
@@ -24,12 +24,7 @@ def pytest_configure(config):
 
 def snapshots_of(emulator):
     """Snapshots for an HBaseEmulator (the hbase_emulator fixture's object)."""
-    process = emulator.process
-    admin = process.ports.get("admin")
-    if admin is None:
-        raise RuntimeError("the server has no admin port; snapshots need it and --test-controls")
-    host = process.host if ":" not in process.host else "[%s]" % process.host
-    return Snapshots("http://%s:%d" % (host, admin))
+    return Snapshots.of(emulator.controls)
 
 
 @pytest.fixture(scope="session")

@@ -19,15 +19,9 @@ import json
 import urllib.error
 import urllib.request
 
-
-class ControlError(Exception):
-    """A control the server refused: .status (HTTP) and .message (the server's reason, naming
-    HBase's exception class, e.g. org.apache.hadoop.hbase.snapshot.SnapshotExistsException)."""
-
-    def __init__(self, status, message):
-        super().__init__("%s (HTTP %s)" % (message, status))
-        self.status = status
-        self.message = message
+# One exception for every control: .status (HTTP) and .message (the server's reason, naming
+# HBase's exception class, e.g. org.apache.hadoop.hbase.snapshot.SnapshotExistsException).
+from .controls import ControlError  # noqa: F401  (re-exported)
 
 
 def _call(admin_url, method, path, body=None, timeout=60):
@@ -54,6 +48,11 @@ class Snapshots:
     def __init__(self, admin_url, timeout=60):
         self.admin_url = admin_url
         self.timeout = timeout
+
+    @classmethod
+    def of(cls, controls):
+        """The snapshot controls of the server a hbase_emulator.controls.Controls reaches."""
+        return cls(controls.base, timeout=max(controls.timeout, 60))
 
     def _post(self, path, body):
         return _call(self.admin_url, "POST", path, body, self.timeout)

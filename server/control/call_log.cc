@@ -32,7 +32,7 @@ json CallRecord::ToJson() const {
            {"method", call.method},
            {"peer", peer},
            {"duration_us", duration_us},
-           {"outcome", !fault.empty() && !error ? "fault" : error ? "error" : "ok"}};
+           {"outcome", error ? "error" : "ok"}};
   if (!call.table.empty()) out["table"] = call.table;
   if (!call.row.empty()) out["row"] = call.row;
   if (!call.stop_row.empty()) out["stop_row"] = call.stop_row;

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "server/control/call_decode.h"
+#include "server/gateway/failure_reason.h"
 
 namespace hbemu::server::control {
 namespace {
@@ -98,9 +99,27 @@ class ControlledCall : public HookedCall {
       record_.error = true;
       record_.exception = "connection closed";
       record_.error_message = undeclared;
+    } else if (action_ == Action::kCloseBefore) {
+      record_.error = true;
+      record_.exception = "connection closed";
+      record_.error_message = "the connection was closed before the call ran (" + record_.fault + ")";
     }
-    if (!undeclared.empty() && undeclared != record_.error_message) record_.reason = undeclared;
-    if (close_after_) record_.fault += " (the call was applied; its reply was not sent)";
+    if (close_after_) {
+      // The client sees a closed connection, whatever the call did.
+      record_.error = true;
+      record_.exception = "connection closed";
+      record_.reason = record_.error_message.empty()
+                           ? "the call was applied, then the connection was closed"
+                           : "the call ended with: " + record_.error_message;
+      record_.error_message = "connection closed after the call ran (" + record_.fault + ")";
+    }
+    std::string noted = TakeFailureReason();
+    if (!undeclared.empty() && undeclared != record_.error_message) {
+      record_.reason = undeclared;
+    } else if (record_.error && !noted.empty() && noted != record_.error_message &&
+               record_.reason.empty()) {
+      record_.reason = std::move(noted);
+    }
     state_->calls().Add(std::move(record_));
   }
 
@@ -122,6 +141,7 @@ class ControlState::Hook : public CallHook {
   std::unique_ptr<HookedCall> Before(const uint8_t* message, size_t length, WireProtocol protocol,
                                      const std::string& peer) override {
     const bool logging = state_->calls().enabled();
+    TakeFailureReason();  // a reason left over from a call that was not logged
     DecodedCall call = DecodeCall(service_, message, length, protocol);
     std::optional<FaultRule> rule;
     if (!state_->faults().empty() && call.decoded) rule = state_->faults().Hit(service_, call);
