@@ -64,6 +64,7 @@ Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool 
   AddDataCommands(&commands_);
   AddGeneralCommands(&commands_);
   AddControlCommands(&commands_);
+  AddSnapshotCommands(&commands_);
 }
 
 namespace {

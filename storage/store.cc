@@ -21,6 +21,7 @@
 #include "storage/row_clock.h"
 #include "storage/row_locks.h"
 #include "storage/row_reader.h"
+#include "storage/snapshots.h"
 #include "storage/table_sweeper.h"
 
 namespace hbemu::storage {
@@ -55,6 +56,7 @@ Store::Store(const StoreOptions& options)
       codec_check_(new CodecCheck()) {}
 
 Store::~Store() {
+  snapshots_.reset();
   if (sweeper_) sweeper_->Stop();
   sweeper_.reset();
   catalog_.reset();
@@ -69,6 +71,9 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   HBEMU_RETURN_IF_ERROR(store->ResumeFamilyDrops());
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
+  HBEMU_RETURN_IF_ERROR(Snapshots::Open(store->db_.get(), store->catalog_.get(),
+                                        store->sweeper_.get(), store->clock_,
+                                        &store->snapshots_));
   *out = std::move(store);
   return Status::OK();
 }

@@ -41,6 +41,9 @@ from . import reset as reset_module
 from . import server as server_module
 from . import thrift2
 
+# Snapshot fixture and marker (snapshot_plugin.py).
+pytest_plugins = ["hbase_emulator.snapshot_plugin"]
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("hbase_emulator", "hbase-emulator server for tests")

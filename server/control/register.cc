@@ -5,6 +5,7 @@
 #include "server/control/register.h"
 
 #include "server/control/core_routes.h"
+#include "server/control/snapshot_routes.h"
 
 namespace hbemu::server::control {
 
@@ -12,6 +13,7 @@ void RegisterControlRoutes(ControlRoutes* routes, const ControlContext& context)
   RegisterClockRoutes(routes, context);
   RegisterFaultRoutes(routes, context);
   RegisterCallLogRoutes(routes, context);
+  RegisterSnapshotRoutes(routes, context);
 }
 
 }  // namespace hbemu::server::control

@@ -55,6 +55,7 @@
 #include "tests/bench/bench_harness.h"
 #include "tests/bench/bystander_rows.h"
 #include "tests/bench/filter_rows.h"
+#include "tests/bench/snapshot_rows.h"
 #include "tests/bench/thrift2_rows.h"
 #include "tests/bench/transport_rows.h"
 #include "storage/key_format.h"
@@ -102,6 +103,7 @@ struct Options {
   bool growth = true;
   bool disk = true;
   bool filters_only = false;  // only the filter rows (tests/bench/filter_rows.h)
+  bool snapshots_only = false;  // only the snapshot rows (tests/bench/snapshot_rows.h)
   std::string server;
   // Derived from quick.
   double seconds = 3.0;     // per timed run
@@ -915,6 +917,8 @@ int main(int argc, char** argv) {
       o.disk = false;
     } else if (a == "--filters-only") {
       o.filters_only = true;
+    } else if (a == "--snapshots-only") {
+      o.snapshots_only = true;
     } else if (a == "--rounds" && i + 1 < argc) {
       rounds_override = std::atoi(argv[++i]);
     } else if (a == "--seconds" && i + 1 < argc) {
@@ -926,7 +930,7 @@ int main(int argc, char** argv) {
     } else {
       fprintf(stderr,
               "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]"
-              " [--server PATH] [--filters-only]\n",
+              " [--server PATH] [--filters-only] [--snapshots-only]\n",
               argv[0]);
       return 2;
     }
@@ -955,6 +959,12 @@ int main(int argc, char** argv) {
   printf("machine: %u cores; every ratio is against a reference measured in this run\n",
          std::thread::hardware_concurrency());
   fflush(stdout);
+  if (o.snapshots_only) {
+    std::vector<Row> rows;
+    AddSnapshotRows(o.rounds, o.disk, &rows);
+    PrintTable(rows);
+    return 0;
+  }
   if (o.filters_only) {
     auto emu = StartEmulator(o.server, true);
     g_server_pid = emu->pid;
@@ -968,6 +978,7 @@ int main(int argc, char** argv) {
   Extras extras;
   RunSuite(o, true, null_server, &rows, &extras);
   if (o.disk) RunSuite(o, false, null_server, &rows, &extras);
+  AddSnapshotRows(o.rounds, o.disk, &rows);
   PrintTable(rows);
 
   printf("\ngetRow latency, 1 connection, in memory: p50 %.1f us, p99 %.1f us"
