@@ -63,6 +63,8 @@ Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool 
   AddNamespaceCommands(&commands_);
   AddDataCommands(&commands_);
   AddGeneralCommands(&commands_);
+  AddControlCommands(&commands_);
+  AddSnapshotCommands(&commands_);
 }
 
 namespace {

@@ -44,6 +44,8 @@ void AddTableCommands(CommandTable* table);
 void AddNamespaceCommands(CommandTable* table);
 void AddDataCommands(CommandTable* table);
 void AddGeneralCommands(CommandTable* table);
+void AddControlCommands(CommandTable* table);  // hbase-emulator's test controls
+void AddSnapshotCommands(CommandTable* table);  // commands_snapshot.cc
 
 // One shell session: parses and runs commands, prints their output and errors as HBase's
 // shell does, and in non-interactive mode stops at the first error.
