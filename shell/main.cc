@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "shell/cell_format.h"
 #include "shell/shell.h"
 #include "shell/version.h"
 
@@ -30,6 +31,10 @@ const char kUsage[] =
     "  --timeout-ms N        socket timeout (default 60000)\n"
     "  -e, --execute CMD     run CMD (repeatable) and exit; non-zero status on the first error\n"
     "  -n, --non-interactive read commands from stdin even when it is a terminal\n"
+    "  --transcript          run the script file as `hbase shell FILE` does: echo each\n"
+    "                        command after the prompt, print errors and go on\n"
+    "  -D KEY=VALUE          a setting, as HBase's shell takes it; known:\n"
+    "                        hbase.shell.timestamp.format.epoch=true (epoch millis)\n"
     "  -h, --help            this text\n"
     "Without -e or a script file, commands are read from stdin: interactively with line\n"
     "editing and history (~/.hbase_shell_history) on a terminal, as a script otherwise.\n";
@@ -51,11 +56,25 @@ std::string HistoryPath() {
   return home ? std::string(home) + "/.hbase_shell_history" : std::string();
 }
 
-int Interactive(Shell& shell) {
+// Which server the session talks to: a shell that can `reset` must not leave that in doubt.
+std::string ServerLine(Connection& connection) {
+  const ConnectionOptions& o = connection.options();
+  std::string where = o.host + " (Thrift1 " + std::to_string(o.port) + ", Thrift2 " +
+                      std::to_string(o.thrift2_port) + ")";
+  try {
+    return "Server: " + where +
+           (connection.IsEmulator() ? ", hbase-emulator" : ", not hbase-emulator (a real HBase)");
+  } catch (const std::exception& e) {
+    return "Server: " + where + ", not reachable now: " + e.what();
+  }
+}
+
+int Interactive(Shell& shell, Connection& connection) {
   std::string history = HistoryPath();
   using_history();
   if (!history.empty()) read_history(history.c_str());
   std::cout << "HBase Shell (hbase-emulator " << kShellVersion << ")\n"
+            << ServerLine(connection) << "\n"
             << "Type \"help\" for the commands, \"exit\" to leave.\n";
   int line_number = 1;
   std::string pending;
@@ -89,6 +108,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> commands;
   std::string script;
   bool force_script = false;
+  bool transcript = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -121,6 +141,14 @@ int main(int argc, char** argv) {
       options.timeout_ms = std::atoi(value("--timeout-ms").c_str());
     } else if (arg == "-e" || arg == "--execute") {
       commands.push_back(value("-e"));
+    } else if (arg == "--transcript") {
+      transcript = true;
+    } else if (arg == "-D" || (arg.rfind("-D", 0) == 0 && arg.size() > 2)) {
+      std::string setting = arg == "-D" ? value("-D") : arg.substr(2);
+      size_t eq = setting.find('=');
+      std::string key = setting.substr(0, eq);
+      std::string val = eq == std::string::npos ? "" : setting.substr(eq + 1);
+      if (key == "hbase.shell.timestamp.format.epoch") SetTimestampFormatEpoch(val == "true");
     } else if (arg == "-n" || arg == "--non-interactive") {
       force_script = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -137,6 +165,7 @@ int main(int argc, char** argv) {
   Connection connection(options);
   if (!commands.empty() || !script.empty()) {
     Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
+    shell.set_transcript(transcript);
     for (const auto& c : commands) {
       std::istringstream in(c);
       if (shell.RunScript(in) != 0) return 1;
@@ -148,13 +177,15 @@ int main(int argc, char** argv) {
         std::cerr << "hbase-shell: cannot read " << script << "\n";
         return 2;
       }
-      return shell.RunScript(in);
+      int rc = shell.RunScript(in);
+      if (rc != 0) std::cerr << "  at line " << shell.failed_line() << " of " << script << "\n";
+      return rc;
     }
     return 0;
   }
   if (!force_script && isatty(STDIN_FILENO)) {
     Shell shell(&connection, std::cout, std::cerr, /*interactive=*/true);
-    return Interactive(shell);
+    return Interactive(shell, connection);
   }
   Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
   return shell.RunScript(std::cin);

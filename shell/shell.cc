@@ -57,12 +57,22 @@ int64_t IntOf(const Value& v, const char* what) {
   throw ShellError(std::string(what) + " must be an Integer, got " + v.Inspect());
 }
 
+std::string InspectList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += Value::String(items[i]).Inspect();
+  }
+  return out + "]";
+}
+
 Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool interactive)
     : connection_(connection), out_(out), err_(err), interactive_(interactive) {
   AddTableCommands(&commands_);
   AddNamespaceCommands(&commands_);
   AddDataCommands(&commands_);
   AddGeneralCommands(&commands_);
+  AddAdminCommands(&commands_);
 }
 
 namespace {
@@ -71,6 +81,13 @@ std::string FirstLine(const std::string& s) {
   size_t nl = s.find('\n');
   std::string line = nl == std::string::npos ? s : s.substr(0, nl);
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  // Thrift1 repeats a region server exception's class ("C: C: text"); the Java client's
+  // exception, which HBase's shell prints, names it once.
+  size_t sep = line.find(": ");
+  if (sep != std::string::npos && sep > 0) {
+    std::string prefix = line.substr(0, sep + 2);
+    if (line.compare(sep + 2, prefix.size(), prefix) == 0) line.erase(0, prefix.size());
+  }
   return line;
 }
 
@@ -112,31 +129,21 @@ std::string Shell::Translate(const std::string& name, const CommandSpec& spec,
   }
   if (Names(message, "TableExistsException")) return "Table already exists: " + first + "!";
   if (Names(message, "NamespaceExistException")) {
-    return "org.apache.hadoop.hbase.NamespaceExistException: " + first;
+    return "org.apache.hadoop.hbase.NamespaceExistException: Namespace " + first + " already exists";
+  }
+  if (Names(message, "TableNotEnabledException") ||
+      FirstLine(message).find(" is disabled.") != std::string::npos) {
+    return "Table " + first + " is disabled!";
   }
   try {
     if (name == "create_namespace" && NamespaceExists(*connection_, first)) {
-      return "org.apache.hadoop.hbase.NamespaceExistException: " + first;
+      return "org.apache.hadoop.hbase.NamespaceExistException: Namespace " + first + " already exists";
     }
   } catch (const std::exception&) {
   }
-  if (name == "put" && (Names(message, "NoSuchColumnFamilyException") ||
-                        (message.find("Column family") != std::string::npos &&
-                         message.find("does not exist") != std::string::npos))) {
-    // HBase's shell answers a put to a missing family with the families there are.
-    try {
-      t2::TTableDescriptor desc;
-      size_t colon = first.find(':');
-      t2::TTableName table;
-      if (colon != std::string::npos) table.__set_ns(first.substr(0, colon));
-      table.qualifier = colon == std::string::npos ? first : first.substr(colon + 1);
-      connection_->Thrift2().getTableDescriptor(desc, table);
-      std::string valid;
-      for (const auto& f : desc.columns) valid += (valid.empty() ? "" : ", ") + f.name + ":*";
-      return "Unknown column family! Valid column names: " + valid;
-    } catch (const std::exception&) {
-    }
-  }
+  // A missing family: HBase's shell prints the region server's exception as it came (put, get,
+  // scan); the server's first line is that text.
+  if (Names(message, "NoSuchColumnFamilyException")) return FirstLine(message);
   // A server that sends the bare text: ask it what is missing, as the Java exception would say.
   try {
     if (spec.subject == Subject::kTable && !first.empty()) {
@@ -176,7 +183,13 @@ bool Shell::Execute(const std::string& text) {
   if (command.name == "desc") it = commands_.find("describe");
   if (command.name == "quit") it = commands_.find("exit");
   if (it == commands_.end()) {
-    err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+    if (interactive_) {
+      // irb's report of a NameError; no timing, as the command never ran.
+      out_ << "Traceback (most recent call last):\nNameError (undefined local variable or method `"
+           << command.name << "' for #<HBaseReceiver:0x00000000>)\n";
+    } else {
+      err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+    }
     return false;
   }
   const CommandSpec& spec = it->second;
@@ -225,6 +238,9 @@ bool Shell::Execute(const std::string& text) {
     out_ << "\nERROR: " << failure << "\n\nFor usage try 'help \"" << it->first << "\"'\n\n";
   }
   if (spec.timed) out_ << took_line;
+  if (interactive_ && failure.empty() && formatter.has_return()) {
+    out_ << "=> " << formatter.return_value() << "\n";
+  }
   out_.flush();
   if (!failure.empty() && !interactive_) err_ << "ERROR: " << failure << "\n" << std::flush;
   return failure.empty();
@@ -233,16 +249,31 @@ bool Shell::Execute(const std::string& text) {
 int Shell::RunScript(std::istream& in) {
   std::string pending;
   std::string line;
+  int number = 0;
+  int first = 0;  // the line the pending command began on
   while (std::getline(in, line)) {
+    ++number;
+    if (echo_) {
+      char prompt[32];
+      std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", number, pending.empty() ? '>' : '*');
+      out_ << prompt << line << "\n";
+    }
+    if (pending.empty()) first = number;
     pending += pending.empty() ? line : "\n" + line;
     if (NeedsMoreInput(pending)) continue;
     std::string text;
     text.swap(pending);
-    if (!Execute(text) && !interactive_) return 1;
+    if (!Execute(text) && !interactive_) {
+      failed_line_ = first;
+      return 1;
+    }
     if (exit_requested_) return 0;
   }
   if (!pending.empty()) {
-    if (!Execute(pending) && !interactive_) return 1;
+    if (!Execute(pending) && !interactive_) {
+      failed_line_ = first;
+      return 1;
+    }
   }
   return 0;
 }
