@@ -3,6 +3,7 @@
 // delete, append and count need Thrift2: the empty qualifier ("f" is "f:"), cell TTLs as HBase's
 // 8-byte attribute, time ranges, versions, filters and delete types.
 
+#include <chrono>
 #include <limits>
 #include <map>
 
@@ -362,6 +363,14 @@ t2::TDelete MakeDelete(const std::string& row, const std::string& column, int64_
   } else {
     del.__set_deleteType(all_versions ? t2::TDeleteType::DELETE_FAMILY
                                       : t2::TDeleteType::DELETE_FAMILY_VERSION);
+    // Thrift2 requires a timestamp for a family-version delete; HBase's region server turns
+    // the shell's LATEST_TIMESTAMP into "now", so "now" it is.
+    if (!all_versions && ts == kLatestTimestamp) {
+      col.__set_timestamp(std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count());
+      del.columns[0] = col;
+    }
   }
   return del;
 }

@@ -3,10 +3,12 @@
 // -e, a script file or stdin, stopping with a non-zero status at the first error.
 
 #include <editline/readline.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -69,9 +71,56 @@ std::string ServerLine(Connection& connection) {
   }
 }
 
+// Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell.
+volatile sig_atomic_t g_interrupted = 0;
+void OnInterrupt(int) { g_interrupted = 1; }
+
+// Tab completion: command names at the start of the line, table names elsewhere.
+Shell* g_shell = nullptr;
+Connection* g_connection = nullptr;
+std::vector<std::string> g_candidates;
+
+char* NextCandidate(const char* text, int state) {
+  static size_t index;
+  if (state == 0) index = 0;
+  size_t length = std::strlen(text);
+  while (index < g_candidates.size()) {
+    const std::string& c = g_candidates[index++];
+    if (c.compare(0, length, text) == 0) return strdup(c.c_str());
+  }
+  return nullptr;
+}
+
+char** Complete(const char* text, int start, int) {
+  g_candidates.clear();
+  std::string before(rl_line_buffer, start);
+  rl_completion_append_character = ' ';
+  if (before.find_first_not_of(" \t") == std::string::npos) {
+    g_candidates = g_shell->CommandNames();
+  } else {
+    rl_completion_append_character = '\0';  // the user closes the quote
+    try {
+      g_connection->Thrift1().getTableNames(g_candidates);
+    } catch (const std::exception&) {
+      // no server, no table names: nothing to offer
+    }
+  }
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  return rl_completion_matches(text, NextCandidate);
+}
+
 int Interactive(Shell& shell, Connection& connection) {
   std::string history = HistoryPath();
   using_history();
+  g_shell = &shell;
+  g_connection = &connection;
+  rl_attempted_completion_function = Complete;
+  rl_catch_signals = 0;
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: the terminal read returns and readline with it
+  sigaction(SIGINT, &action, nullptr);
   if (!history.empty()) read_history(history.c_str());
   std::cout << "HBase Shell (hbase-emulator " << kShellVersion << ")\n"
             << ServerLine(connection) << "\n"
@@ -82,7 +131,14 @@ int Interactive(Shell& shell, Connection& connection) {
     char prompt[32];
     std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", line_number,
                   pending.empty() ? '>' : '*');
+    g_interrupted = 0;
     char* raw = readline(prompt);
+    if (g_interrupted) {  // Ctrl-C: drop the line (and a command still open), prompt again
+      std::free(raw);
+      std::cout << "^C\n";
+      pending.clear();
+      continue;
+    }
     if (raw == nullptr) {  // Ctrl-D
       std::cout << "\n";
       break;

@@ -62,6 +62,13 @@ class Shell {
 
   bool exit_requested() const { return exit_requested_; }
 
+  // Every command name, sorted (tab completion).
+  std::vector<std::string> CommandNames() const {
+    std::vector<std::string> names;
+    for (const auto& [name, spec] : commands_) names.push_back(name);
+    return names;
+  }
+
   // `hbase shell FILE`: each command is echoed after irb's prompt ("hbase:007:0> put ..."), an
   // error is printed as in an interactive session and the script goes on. Golden transcripts
   // are taken this way from both shells.
