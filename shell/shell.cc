@@ -68,6 +68,7 @@ std::string InspectList(const std::vector<std::string>& items) {
 
 Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool interactive)
     : connection_(connection), out_(out), err_(err), interactive_(interactive) {
+  AddClusterCommands(&commands_);
   AddTableCommands(&commands_);
   AddNamespaceCommands(&commands_);
   AddDataCommands(&commands_);

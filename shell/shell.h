@@ -45,6 +45,8 @@ void AddNamespaceCommands(CommandTable* table);
 void AddDataCommands(CommandTable* table);
 void AddGeneralCommands(CommandTable* table);
 void AddAdminCommands(CommandTable* table);
+// Added first: a group file that implements one of these cluster commands replaces it.
+void AddClusterCommands(CommandTable* table);
 
 // One shell session: parses and runs commands, prints their output and errors as HBase's
 // shell does, and in non-interactive mode stops at the first error.

@@ -63,8 +63,8 @@ ALLOWED = {
     "table_help": "table references (t = get_table 't'; t.put ...) need Ruby objects; the shell "
                   "explains that instead of HBase's text",
     "help 'get_counter'": "help texts are the shell's own, shorter than HBase's",
-    "balancer": "a cluster command the shell does not have yet (shell/commands_controls.cc, "
-                "another branch)",
+    "balancer": "a cluster command: HBase runs its balancer (nothing to move), the shell says in "
+                "one line that the emulator has no balancer",
 }
 
 PROMPT = re.compile(r"^hbase:(\d{3}):0[>*] ")
