@@ -78,6 +78,21 @@ Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool 
 
 namespace {
 
+// The first bare constant in `v` that HBase's shell does not define, or "".
+std::string UnknownConstant(const Value& v) {
+  if (v.IsString() && v.constant && !IsShellConstant(v.text)) return v.text;
+  for (const auto& item : v.items) {
+    std::string name = UnknownConstant(item);
+    if (!name.empty()) return name;
+  }
+  for (const auto& [k, val] : v.pairs) {
+    std::string name = UnknownConstant(k);
+    if (name.empty()) name = UnknownConstant(val);
+    if (!name.empty()) return name;
+  }
+  return "";
+}
+
 std::string FirstLine(const std::string& s) {
   size_t nl = s.find('\n');
   std::string line = nl == std::string::npos ? s : s.substr(0, nl);
@@ -190,6 +205,18 @@ bool Shell::Execute(const std::string& text) {
            << command.name << "' for #<HBaseReceiver:0x00000000>)\n";
     } else {
       err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+    }
+    return false;
+  }
+  for (const auto& arg : command.args) {
+    // Ruby evaluates the arguments before the command runs: an unknown constant fails there.
+    std::string name = UnknownConstant(arg);
+    if (name.empty()) continue;
+    if (interactive_) {
+      out_ << "Traceback (most recent call last):\nNameError (uninitialized constant "
+           << "HBaseReceiver::" << name << ")\n";
+    } else {
+      err_ << "ERROR: uninitialized constant " << name << "\n";
     }
     return false;
   }

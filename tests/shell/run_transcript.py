@@ -57,9 +57,6 @@ ALLOWED = {
         "region (t,,<id>.<encoded>.), and leaves out the table descriptor HBase appends",
     "get 'gs_t', 'r1', {COLUMN => 'nofam:a'}": "a missing family, as for put",
     "scan 'gs_t', {COLUMNS => ['nofam']}": "a missing family, as for put",
-    "scan 'gs_t', {BADOPTION => 1}":
-        "an unknown option name: Ruby evaluates BADOPTION as a constant and fails with NameError "
-        "before the command runs; this shell has no Ruby constants and names the option instead",
     "table_help": "table references (t = get_table 't'; t.put ...) need Ruby objects; the shell "
                   "explains that instead of HBase's text",
     "help 'get_counter'": "help texts are the shell's own, shorter than HBase's",
