@@ -163,6 +163,13 @@ void Get(CommandContext& ctx) {
       if (const Value* v = a.Find("VERSIONS")) get.__set_maxVersions(IntOf(*v, "VERSIONS"));
       if (const Value* v = a.Find("TIMESTAMP")) get.__set_timestamp(IntOf(*v, "TIMESTAMP"));
       if (const Value* v = a.Find("TIMERANGE")) get.__set_timeRange(TimeRange(*v));
+      if (const Value* v = a.Find("CONSISTENCY")) {
+        get.__set_consistency(v->ToS() == "TIMELINE" ? t2::TConsistency::TIMELINE
+                                                      : t2::TConsistency::STRONG);
+      }
+      if (const Value* v = a.Find("REGION_REPLICA_ID")) {
+        get.__set_targetReplicaId(static_cast<int32_t>(IntOf(*v, "REGION_REPLICA_ID")));
+      }
       if (const Value* v = a.Find("FILTER")) filter = v;
       auto attrs = Attributes(&a);
       if (!attrs.empty()) get.__set_attributes(attrs);
@@ -215,7 +222,11 @@ ScanSpec ScanFromHash(const Value* opts) {
         key == "COLUMNS" || key == "COLUMN" || key == "VERSIONS" || key == "REVERSED" ||
         key == "TIMERANGE" || key == "TIMESTAMP" || key == "FILTER" || key == "CACHE" ||
         key == "CACHE_BLOCKS" || key == "ATTRIBUTES" || key == "MAXLENGTH" ||
-        key == "FORMATTER" || key == "FORMATTER_CLASS" || key == "INTERVAL" || key == "RAW") {
+        key == "FORMATTER" || key == "FORMATTER_CLASS" || key == "INTERVAL" || key == "RAW" ||
+        key == "BATCH" || key == "READ_TYPE" || key == "CONSISTENCY" ||
+        key == "REGION_REPLICA_ID" || key == "AUTHORIZATIONS" ||
+        // Sizes of the client's RPCs and its isolation: no effect on what a scan returns here.
+        key == "MAX_RESULT_SIZE" || key == "ALLOW_PARTIAL_RESULTS" || key == "ISOLATION_LEVEL") {
       continue;
     }
     throw ShellError("Unsupported scan option " + key);
@@ -245,6 +256,31 @@ ScanSpec ScanFromHash(const Value* opts) {
   if (const Value* v = opts->Find("TIMERANGE")) scan.__set_timeRange(TimeRange(*v));
   if (const Value* v = opts->Find("FILTER")) scan.__set_filterString(CheckedFilter(*v));
   if (const Value* v = opts->Find("CACHE")) scan.__set_caching(IntOf(*v, "CACHE"));
+  if (const Value* v = opts->Find("BATCH")) scan.__set_batchSize(IntOf(*v, "BATCH"));
+  if (const Value* v = opts->Find("READ_TYPE")) {
+    std::string t = v->ToS();
+    if (t == "STREAM") scan.__set_readType(t2::TReadType::STREAM);
+    else if (t == "PREAD") scan.__set_readType(t2::TReadType::PREAD);
+    else scan.__set_readType(t2::TReadType::DEFAULT);
+  }
+  if (const Value* v = opts->Find("CONSISTENCY")) {
+    scan.__set_consistency(v->ToS() == "TIMELINE" ? t2::TConsistency::TIMELINE
+                                                   : t2::TConsistency::STRONG);
+  }
+  if (const Value* v = opts->Find("REGION_REPLICA_ID")) {
+    scan.__set_targetReplicaId(static_cast<int32_t>(IntOf(*v, "REGION_REPLICA_ID")));
+  }
+  if (const Value* v = opts->Find("AUTHORIZATIONS")) {
+    t2::TAuthorization auth;
+    std::vector<std::string> labels;
+    if (v->IsArray()) {
+      for (const auto& l : v->items) labels.push_back(l.ToS());
+    } else {
+      labels.push_back(v->ToS());
+    }
+    auth.__set_labels(labels);
+    scan.__set_authorizations(auth);
+  }
   if (const Value* v = opts->Find("CACHE_BLOCKS")) scan.__set_cacheBlocks(v->boolean);
   if (const Value* v = opts->Find("LIMIT")) {
     spec.limit = IntOf(*v, "LIMIT");
@@ -262,7 +298,9 @@ long ForEachRow(CommandContext& ctx, const std::string& table, const t2::TScan& 
                 int64_t limit, int batch, OnRow on_row) {
   auto& client = ctx.connection.Thrift2();
   int32_t id = client.openScanner(table, scan);
-  long rows = 0;
+  long rows = 0;      // results handed to on_row (with BATCH, parts of a row each count)
+  int64_t distinct = 0;  // rows, which LIMIT counts as Scan.setLimit does
+  std::string last_row;
   try {
     bool more = true;
     while (more) {
@@ -270,12 +308,16 @@ long ForEachRow(CommandContext& ctx, const std::string& table, const t2::TScan& 
       client.getScannerRows(results, id, batch);
       if (results.empty()) break;
       for (const auto& r : results) {
+        if (rows == 0 || r.row != last_row) {
+          if (limit > 0 && distinct >= limit) {
+            more = false;
+            break;
+          }
+          ++distinct;
+          last_row = r.row;
+        }
         on_row(r, rows + 1);
         ++rows;
-        if (limit > 0 && rows >= limit) {
-          more = false;
-          break;
-        }
       }
     }
   } catch (...) {
