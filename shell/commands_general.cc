@@ -29,6 +29,14 @@ void Status(CommandContext& ctx) {
   std::snprintf(load, sizeof(load), "%.4f", static_cast<double>(regions) / n);
   ctx.out.Line("1 active master, 0 backup masters, " + std::to_string(n) + " servers, 0 dead, " +
                load + " average load");
+  std::string format = ctx.args.empty() ? "summary" : ctx.args[0].ToS();
+  if (format != "summary") {
+    // 'simple', 'detailed', 'replication', 'tasks' list per-server metrics HBase's master
+    // collects; Thrift carries none of them.
+    ctx.out.Line("status '" + format +
+                 "': hbase-emulator reports no per-server metrics over Thrift; the summary above "
+                 "is all there is");
+  }
 }
 
 void Version(CommandContext& ctx) {
@@ -41,7 +49,7 @@ void AddGeneralCommands(CommandTable* t) {
   CommandSpec status;
   status.group = "general";
   status.help = "Show cluster status (regions and region servers seen through Thrift).\n"
-                "  hbase> status";
+                "  hbase> status\n  hbase> status 'simple'  (this shell has no per-server metrics)";
   status.run = Status;
   (*t)["status"] = status;
 
