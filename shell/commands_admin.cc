@@ -282,7 +282,7 @@ void AddAdminCommands(CommandTable* t) {
   add("list_regions", "ddl", Subject::kTable, ListRegions,
       "List the regions of a table with their server, name and keys.\n"
       "  hbase> list_regions 'table_name'");
-  add("locate_region", "tools", Subject::kTable, LocateRegion,
+  add("locate_region", "ddl", Subject::kTable, LocateRegion,
       "Locate the region of a given table and row key.\n  hbase> locate_region 'tableName', 'key0'");
   add("flush", "tools", Subject::kTable, [](CommandContext& ctx) { Compact(ctx, false); },
       "Flush all regions of a table (here: writes are durable at once; the table's key range is\n"
@@ -302,7 +302,7 @@ void AddAdminCommands(CommandTable* t) {
   add("drop_all", "ddl", Subject::kNone, [](CommandContext& ctx) { ForAll(ctx, "drop", "dropped"); },
       "Drop all of the tables matching the given regex (after a y/n question).\n"
       "  hbase> drop_all 't.*'");
-  add("show_filters", "general", Subject::kNone, ShowFilters,
+  add("show_filters", "ddl", Subject::kNone, ShowFilters,
       "Show all the filters in hbase.\n  hbase> show_filters");
   add("get_table", "ddl", Subject::kTable,
       [](CommandContext& ctx) { ctx.out.Return("Hbase::Table - " + TableArg(ctx)); },

@@ -60,14 +60,14 @@ void AddGeneralCommands(CommandTable* t) {
   (*t)["version"] = version;
 
   CommandSpec exit;
-  exit.group = "general";
+  exit.group = "hbase-shell";
   exit.help = "Leave the shell.\n  hbase> exit";
   exit.timed = false;
   exit.run = [](CommandContext&) {};
   (*t)["exit"] = exit;
 
   CommandSpec help;
-  help.group = "general";
+  help.group = "hbase-shell";
   help.help = "Show help: all commands, or one command's usage.\n  hbase> help\n"
               "  hbase> help 'get'";
   help.timed = false;
@@ -76,7 +76,19 @@ void AddGeneralCommands(CommandTable* t) {
     if (!ctx.args.empty()) {
       std::string name = ctx.args[0].ToS();
       auto it = t->find(name);
-      if (it == t->end()) throw ShellError("Unknown command '" + name + "'");
+      if (it == t->end()) {
+        // help 'ddl': every command of a group, as HBase's shell prints a group.
+        bool found = false;
+        for (const auto& [command, spec] : *t) {
+          if (spec.group != name) continue;
+          ctx.out.Line("Command: " + command);
+          ctx.out.Line(spec.help);
+          ctx.out.Line("");
+          found = true;
+        }
+        if (!found) throw ShellError("Unknown command '" + name + "'");
+        return;
+      }
       ctx.out.Line(it->second.help);
       return;
     }
@@ -84,9 +96,14 @@ void AddGeneralCommands(CommandTable* t) {
                  "), HBase's shell syntax over Thrift.");
     ctx.out.Line("Type 'help \"COMMAND\"' for help on a specific command.");
     ctx.out.Line("");
+    ctx.out.Line("COMMAND GROUPS:");
     std::map<std::string, std::vector<std::string>> groups;
     for (const auto& [name, spec] : *t) groups[spec.group].push_back(name);
-    for (const char* g : {"general", "ddl", "namespace", "dml"}) {
+    // HBase's group order; "hbase-shell" holds what only this shell has (exit, help, reset).
+    for (const char* g : {"general", "ddl", "namespace", "dml", "tools", "replication",
+                          "snapshots", "configuration", "quotas", "security", "procedures",
+                          "visibility labels", "rsgroup", "storefiletracker", "hbase-shell"}) {
+      if (groups[g].empty()) continue;
       std::string line = "  Group name: " + std::string(g) + "\n  Commands: ";
       for (size_t i = 0; i < groups[g].size(); ++i) line += (i ? ", " : "") + groups[g][i];
       ctx.out.Line(line);

@@ -425,8 +425,11 @@ void AddTableCommands(CommandTable* t) {
       "  hbase> reset\n  hbase> reset DROP => true\n"
       "Only against hbase-emulator; FORCE => true also runs it against a real HBase.");
   (*t)["reset"].subject = Subject::kNone;
+  (*t)["reset"].group = "hbase-shell";
   add("get_splits", GetSplits,
       "Get the splits of the named table:\n  hbase> get_splits 't1'\n  hbase> get_splits 'ns1:t1'");
+  // HBase lists these with the data commands.
+  for (const char* name : {"truncate", "truncate_preserve", "get_splits"}) (*t)[name].group = "dml";
 }
 
 }  // namespace hbemu::shell
