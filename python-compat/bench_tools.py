@@ -2,12 +2,14 @@
 
     .venv/bin/python bench_tools.py reset [--tables 100 --rows 1000 --repeat 5]
     .venv/bin/python bench_tools.py transfer [--rows 100000 --columns 5 --versions 2]
+                                             [--binary] [--base64]
     .venv/bin/python bench_tools.py happybase [--seconds 3 --repeat 3]
 
 Uses HBASE_EMULATOR_BIN (else build/hbase-emulator). Prints one line per figure.
 """
 
 import argparse
+import hashlib
 import os
 import resource
 import statistics
@@ -27,12 +29,17 @@ def start():
     return hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()
 
 
-def fill(client, table, rows, columns=1, versions=1, batch=1000):
+def binary_value(r):
+    """24 bytes spread over all 256 values: what the text form escapes most (--binary)."""
+    return hashlib.sha256(b"%d" % r).digest()[:24]
+
+
+def fill(client, table, rows, columns=1, versions=1, batch=1000, value=lambda r: b"v%08d" % r):
     cells = 0
     for start_row in range(0, rows, batch):
         puts = []
         for r in range(start_row, min(rows, start_row + batch)):
-            cvs = [T.TColumnValue(family=b"f", qualifier=b"q%d" % c, value=b"v%08d" % r, timestamp=1000 + v)
+            cvs = [T.TColumnValue(family=b"f", qualifier=b"q%d" % c, value=value(r), timestamp=1000 + v)
                    for c in range(columns) for v in range(versions)]
             puts.append(T.TPut(row=b"row%08d" % r, columnValues=cvs))
             cells += len(cvs)
@@ -81,12 +88,14 @@ def bench_transfer(args):
     try:
         with thrift2.client(src.host, src.thrift2_port) as c:
             create(c, "bench", max_versions=args.versions)
-            cells = fill(c, b"bench", args.rows, args.columns, args.versions)
+            cells = fill(c, b"bench", args.rows, args.columns, args.versions,
+                         value=binary_value if args.binary else (lambda r: b"v%08d" % r))
         with tempfile.TemporaryDirectory() as tmp:
             dump = os.path.join(tmp, "dump.jsonl")
             for verb, argv in (
                     ("export", [str(bindir / "hbase-emulator-export"), "--host", src.host, "--port",
-                                str(src.thrift2_port), "-o", dump, "-q"]),
+                                str(src.thrift2_port), "-o", dump, "-q"]
+                     + (["--base64"] if args.base64 else [])),
                     ("import", [str(bindir / "hbase-emulator-import"), "--host", dst.host, "--port",
                                 str(dst.thrift2_port), "-i", dump, "-q"])):
                 began = time.perf_counter()
@@ -194,6 +203,8 @@ def main():
     p.add_argument("--repeat", type=int, default=5)
     p.add_argument("--columns", type=int, default=5)
     p.add_argument("--versions", type=int, default=2)
+    p.add_argument("--binary", action="store_true", help="transfer: random-looking byte values")
+    p.add_argument("--base64", action="store_true", help="transfer: export in base64")
     args = p.parse_args()
     if args.what == "happybase":
         bench_happybase(args)

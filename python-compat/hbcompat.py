@@ -29,6 +29,24 @@ STOP_TIMEOUT_S = 15.0
 CLIENT_TIMEOUT_MS = 30000
 
 
+def proc_status_kib(pid, field):
+    """A size field of /proc/<pid>/status (VmRSS, VmHWM, ...) in KiB."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise AssertionError("no %s for pid %d" % (field, pid))
+
+
+def server_rss_mib(pid):
+    """The server's resident memory in MiB for a stated bound, or 0 under a sanitizer: ASan's
+    quarantine and shadow memory grow RSS by design, so the bounds are checked on the release
+    build only (crashes, bystanders and errors are still checked under ASan)."""
+    if os.environ.get("HBEMU_UNDER_SANITIZER") == "1":
+        return 0
+    return proc_status_kib(pid, "VmRSS") / 1024.0
+
+
 def emulator_bin():
     return Path(os.environ.get("HBASE_EMULATOR_BIN") or REPO / "build" / "hbase-emulator")
 

@@ -12,7 +12,6 @@ parse and scan (a generous deadline, never a timing assert: speed is in the benc
 SIGTERM must end the server during a scan its filter keeps empty.
 """
 
-import os
 import signal
 import threading
 import time
@@ -54,16 +53,6 @@ DOORS = ["thrift1-socket", "thrift1-http", "thrift2-openScanner", "thrift2-getSc
 METHODS = {"thrift1-socket": "scannerOpenWithScan", "thrift1-http": "scannerOpenWithScan",
            "thrift2-openScanner": "openScanner", "thrift2-getScannerResults": "getScannerResults",
            "thrift2-get": "get"}
-
-
-def rss_mib(pid):
-    if os.environ.get("HBEMU_UNDER_SANITIZER") == "1":
-        return 0  # ASan's quarantine and shadow memory grow RSS by design; bounds hold on release
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    raise AssertionError("no VmRSS for pid %d" % pid)
 
 
 def row_key(i):
@@ -165,7 +154,7 @@ class Server:
         assert self.proc.alive(), self.proc.stderr_text()
         assert self.bystander.getTableNames() == [self.table]
         assert self.bystander.getRow(self.table, row_key(7), {})[0].row == row_key(7)
-        rss = rss_mib(self.proc.proc.pid)
+        rss = hbcompat.server_rss_mib(self.proc.proc.pid)
         assert rss < RSS_BOUND_MIB, "RSS %.0f MiB" % rss
 
 
@@ -185,21 +174,21 @@ def test_a_filter_past_a_limit_gets_the_unparsable_filter_error(server_factory, 
 
 
 def test_the_limits_follow_the_limit_flags(server_factory):
-    server = Server(server_factory, flags=["--limit", "filter_depth=600"])
-    # 600 levels are accepted under a raised limit, 601 are not.
-    assert len(server.scan("thrift1-socket", nested(600))) == ROWS
+    server = Server(server_factory, flags=["--limit", "filter_depth=2000"])
+    # 2,000 levels are accepted under a raised limit, 2,001 are not.
+    assert len(server.scan("thrift1-socket", nested(2000))) == ROWS
     with pytest.raises(TApplicationException):
-        server.scan("thrift1-socket", nested(601))
+        server.scan("thrift1-socket", nested(2001))
     server.check_healthy()
-    assert "limit filter_depth=600;" in server.proc.stderr_text(limit=100000)
+    assert "limit filter_depth=2000;" in server.proc.stderr_text(limit=100000)
 
 
 @pytest.mark.parametrize("door", DOORS)
 def test_the_deepest_filter_the_default_allows_parses_and_scans(server_factory, door):
     server = Server(server_factory)
-    # 128 levels of lists (the default filter_depth), and SKIP/WHILE chains to the same depth.
-    for filter_string in (nested(128), nested(128, op="OR"),
-                          "WHILE " * 128 + LEAF, "SKIP " * 128 + "KeyOnlyFilter()"):
+    # 512 levels of lists, and SKIP/WHILE chains to the same depth.
+    for filter_string in (nested(512), nested(512, op="OR"),
+                          "WHILE " * 512 + LEAF, "SKIP " * 512 + "KeyOnlyFilter()"):
         rows = server.scan(door, filter_string, timeout_ms=120000)
         assert len(rows) == (1 if door == "thrift2-get" else ROWS), filter_string[:40]
     server.check_healthy()
@@ -221,7 +210,7 @@ def test_a_wide_filter_over_twenty_regions_scans(server_factory):
     server = Server(server_factory, split_keys=[row_key(i) for i in range(50, ROWS, 50)])
     for door in ("thrift1-socket", "thrift2-getScannerResults"):
         assert len(server.scan(door, flat(5000, "AND"), timeout_ms=120000)) == ROWS
-        assert len(server.scan(door, "SKIP " * 120 + "KeyOnlyFilter()", timeout_ms=120000)) == ROWS
+        assert len(server.scan(door, "SKIP " * 500 + "KeyOnlyFilter()", timeout_ms=120000)) == ROWS
     server.check_healthy()
 
 

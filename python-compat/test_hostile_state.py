@@ -25,22 +25,12 @@ MIB = 1 << 20
 BATCH_FAILED = "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException: "
 
 
-def proc_status_mib(pid, key):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) / 1024.0
-    raise AssertionError("no %s for pid %d" % (key, pid))
-
-
 def rss_mib(server):
-    if os.environ.get("HBEMU_UNDER_SANITIZER") == "1":
-        return 0  # ASan's quarantine and shadow memory grow RSS by design; bounds hold on release
-    return proc_status_mib(server.proc.pid, "VmRSS")
+    return hbcompat.server_rss_mib(server.proc.pid)
 
 
 def peak_mib(server):
-    return proc_status_mib(server.proc.pid, "VmHWM")
+    return hbcompat.proc_status_kib(server.proc.pid, "VmHWM") / 1024.0
 
 
 class Bystander:

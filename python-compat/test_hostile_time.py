@@ -18,7 +18,6 @@ COMPATIBILITY.md, Judgement calls). Those tests run against this server only; th
 pass against the oracle (HBASE_THRIFT_TARGET / HBASE_THRIFT2_TARGET).
 """
 
-import os
 import struct
 import time
 
@@ -44,16 +43,6 @@ def now_ms():
 
 def assert_near_now(ts, what):
     assert abs(ts - now_ms()) < NEAR_MS, "%s dated %d, not now (%d)" % (what, ts, now_ms())
-
-
-def rss_kb(pid):
-    if os.environ.get("HBEMU_UNDER_SANITIZER") == "1":
-        return 0  # ASan's quarantine and shadow memory grow RSS by design; bounds hold on release
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS for pid %d" % pid)
 
 
 def open_clients(host, port1, port2):
@@ -113,7 +102,7 @@ def own_server(server_factory):
 def assert_server_well(server, bystander):
     assert server.alive(), server.stderr_text()
     assert isinstance(bystander.getTableNames(), list)
-    assert rss_kb(server.proc.pid) < RSS_BOUND_KB
+    assert hbcompat.server_rss_mib(server.proc.pid) * 1024 < RSS_BOUND_KB
 
 
 def test_thrift1_increment_and_append_at_max_minus_one_stay_visible_and_keep_counting(own_server):

@@ -22,13 +22,6 @@ CLAIMS = 200
 NO_ATTRS = {}
 
 
-def rss_kib(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
 
 def test_soak_64_connections_of_mixed_calls(tmp_path, capsys):
     if hbcompat.external_target() is not None:
@@ -101,7 +94,7 @@ def test_soak_64_connections_of_mixed_calls(tmp_path, capsys):
     samples = []
     while time.monotonic() - started < SECONDS:
         time.sleep(SECONDS / 20)
-        samples.append(rss_kib(server.proc.pid))
+        samples.append(hbcompat.proc_status_kib(server.proc.pid, "VmRSS"))
     stop.set()
     for t in threads:
         t.join(timeout=30)

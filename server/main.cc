@@ -18,6 +18,9 @@
 #include "server/admin/console.h"
 #include "server/admin/http_server.h"
 #include "server/admin/metrics.h"
+#include "server/control/control_routes.h"
+#include "server/control/control_state.h"
+#include "server/control/register.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/thrift_server.h"
 #include "server/options.h"
@@ -111,8 +114,18 @@ int main(int argc, char** argv) {
   // Counts every call of both services for /metrics and the console.
   server::admin::Metrics metrics;
 
+  // The test controls' clock, faults and call log; absent (and every call's hook a null check)
+  // without --test-controls.
+  std::unique_ptr<server::control::ControlState> controls;
+  if (options.test_controls) {
+    controls = std::make_unique<server::control::ControlState>();
+    server::admin::Metrics::SetClock(controls->clock());
+    options.thrift.call_hook = controls->HookFor("thrift1");
+  }
+
   storage::StoreOptions store_options;
   store_options.path = options.data_dir;
+  if (controls) store_options.clock = controls->clock();
   store_options.in_memory = options.in_memory;
   store_options.sync_writes = options.sync_writes;
   std::unique_ptr<storage::Store> store;
@@ -165,6 +178,7 @@ int main(int argc, char** argv) {
         store.get(), thrift2_scanners.get(), thrift2_options);
     server::ThriftServerConfig thrift2_config = options.thrift;
     thrift2_config.port = options.thrift2_port;
+    if (controls) thrift2_config.call_hook = controls->HookFor("thrift2");
     thrift2_server = std::make_unique<server::ThriftServer>(
         thrift2_config, std::make_shared<server::ThbaseProcessor>(thrift2_handler, &metrics));
     if (!thrift2_server->Start(&error)) {
@@ -197,6 +211,7 @@ int main(int argc, char** argv) {
   // The console comes last: once it answers /ready, every port is serving.
   std::unique_ptr<server::admin::Console> console;
   std::unique_ptr<server::admin::HttpServer> admin_server;
+  server::control::ControlRoutes control_routes;
   if (options.admin_enabled) {
     server::admin::ConsoleSources sources;
     sources.store = store.get();
@@ -214,6 +229,11 @@ int main(int argc, char** argv) {
       sources.services.push_back({"thrift2", thrift2_server->port(), modes,
                                   &thrift2_server->stats(), thrift2_scanners.get()});
     }
+    if (controls) {
+      server::control::ControlState* state = controls.get();
+      sources.control_metrics = [state] { return state->PrometheusText(); };
+      sources.recent_calls = [state](bool errors_only) { return state->RecentCalls(errors_only); };
+    }
     console = std::make_unique<server::admin::Console>(std::move(sources));
     server::admin::Console* console_ptr = console.get();
     admin_server = std::make_unique<server::admin::HttpServer>(
@@ -221,6 +241,24 @@ int main(int argc, char** argv) {
         [console_ptr](const std::string& method, const std::string& target) {
           return console_ptr->Handle(method, target);
         });
+    if (options.test_controls) {
+      server::control::ControlContext control_context;
+      control_context.store = store.get();
+      control_context.state = controls.get();
+      server::ScannerRegistry* registries[] = {scanners.get(), thrift2_scanners.get()};
+      for (server::ScannerRegistry* registry : registries) {
+        if (registry != nullptr) controls->OnClockChange([registry] { registry->ClockChanged(); });
+      }
+      server::control::RegisterControlRoutes(&control_routes, control_context);
+      const bool allow_remote = options.test_controls_remote;
+      admin_server->SetControlHandler([&control_routes, allow_remote](
+                                          const std::string& method, const std::string& target,
+                                          const std::string& body, bool loopback_peer) {
+        return control_routes.Handle(method, target, body, loopback_peer, allow_remote);
+      });
+      LOG(WARNING) << "[main] test controls on: /control/ on the admin port changes the clock, "
+                      "injects faults and logs calls";
+    }
     if (!admin_server->Start(&error)) {
       LOG(ERROR) << "[main] cannot serve the admin console: " << error;
       return 1;

@@ -58,6 +58,10 @@ std::string ServerUsage() {
       "                            that is loopback, else 127.0.0.1: the console shows every\n"
       "                            stored cell)\n"
       "      --no-admin            no admin console\n"
+      "      --test-controls       serve the test controls (clock, faults, call log,\n"
+      "                            snapshots) as JSON under /control/ on the admin port;\n"
+      "                            loopback binds and callers only\n"
+      "      --test-controls-remote  the same, also on non-loopback addresses and callers\n"
       "  -b, --bind ADDR           Thrift listen address (default 127.0.0.1; any other logs a\n"
       "                            WARNING: there is no authentication)\n"
       "      --data-dir DIR        data folder (default ./data)\n"
@@ -150,6 +154,11 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       }
     } else if (arg == "--no-admin") {
       options->admin_enabled = false;
+    } else if (arg == "--test-controls") {
+      options->test_controls = true;
+    } else if (arg == "--test-controls-remote") {
+      options->test_controls = true;
+      options->test_controls_remote = true;
     } else if (arg == "-b" || arg == "--bind") {
       if (!need_value(&options->thrift.bind_address)) return false;
     } else if (arg == "--data-dir") {
@@ -233,6 +242,23 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   if (options->admin_enabled && !IsLoopbackAddress(options->admin_bind_address)) {
     options->warnings.push_back("admin console on " + options->admin_bind_address + no_auth +
                                 "can browse every stored cell");
+  }
+  if (options->test_controls && !options->admin_enabled) {
+    *error = "--test-controls serves /control/ on the admin port, which --no-admin turns off";
+    return false;
+  }
+  if (options->test_controls && !options->test_controls_remote) {
+    for (const std::string* address : {&options->thrift.bind_address, &options->admin_bind_address}) {
+      if (IsLoopbackAddress(*address)) continue;
+      *error = "--test-controls lets any caller stop the clock, inject faults and read every call; "
+               "it is refused on the non-loopback address " + *address +
+               " (use --test-controls-remote to allow it anyway, e.g. inside a container)";
+      return false;
+    }
+  }
+  if (options->test_controls_remote) {
+    options->warnings.push_back("--test-controls-remote: anyone who can reach the admin port can "
+                                "change the clock, inject faults and read the call log");
   }
   WireForcing& forcing = options->thrift.forcing;
   if (http && !options->init_scripts.empty()) {

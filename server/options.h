@@ -31,6 +31,11 @@ struct ServerOptions {
   // Every resource bound a client can reach (--limit NAME=VALUE; --max-message-mb sets
   // message_bytes). main() installs them with SetLimits before serving.
   Limits limits;
+  // The test control surface (/control/ on the admin port: clock, faults, call log, snapshots).
+  // Off unless asked for; refused on a non-loopback --bind or --admin-bind unless
+  // --test-controls-remote also lifts the loopback-peer rule (a container's published port).
+  bool test_controls = false;
+  bool test_controls_remote = false;
   // --limits: print the limits table and exit.
   bool print_limits = false;
   // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).
@@ -40,7 +45,7 @@ struct ServerOptions {
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
 // --admin-bind, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
-// --max-message-mb, --limit, --limits, --init).
+// --max-message-mb, --limit, --limits, --init, --test-controls, --test-controls-remote).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

@@ -102,7 +102,8 @@ void AddGeneralCommands(CommandTable* t) {
     // HBase's group order; "hbase-shell" holds what only this shell has (exit, help, reset).
     for (const char* g : {"general", "ddl", "namespace", "dml", "tools", "replication",
                           "snapshots", "configuration", "quotas", "security", "procedures",
-                          "visibility labels", "rsgroup", "storefiletracker", "hbase-shell"}) {
+                          "visibility labels", "rsgroup", "storefiletracker", "hbase-shell",
+                          "test controls (hbase-emulator --test-controls)"}) {
       if (groups[g].empty()) continue;
       std::string line = "  Group name: " + std::string(g) + "\n  Commands: ";
       for (size_t i = 0; i < groups[g].size(); ++i) line += (i ? ", " : "") + groups[g][i];

@@ -18,6 +18,8 @@ struct ConnectionOptions {
   bool framed = false;
   bool compact = false;
   int timeout_ms = 60000;
+  // hbase-emulator's admin port, where its test controls answer (control_client.h).
+  int admin_port = 9095;
 };
 
 // The two Thrift clients of one shell session, each opened on first use, so a command that

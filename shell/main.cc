@@ -28,6 +28,7 @@ const char kUsage[] =
     "  --host HOST           Thrift gateway host (default 127.0.0.1)\n"
     "  --port N, -p N        Thrift1 (Hbase service) port (default 9090)\n"
     "  --thrift2-port N      Thrift2 (THBaseService) port (default 9091)\n"
+    "  --admin-port N        hbase-emulator's admin port, for its test controls (default 9095)\n"
     "  --framed              framed transport (default buffered, as HBase's default)\n"
     "  --compact             compact protocol (default binary)\n"
     "  --timeout-ms N        socket timeout (default 60000)\n"
@@ -187,6 +188,11 @@ int main(int argc, char** argv) {
     } else if (arg == "--thrift2-port") {
       if (!ParsePort(value("--thrift2-port"), &options.thrift2_port)) {
         std::cerr << "hbase-shell: bad --thrift2-port\n";
+        return 2;
+      }
+    } else if (arg == "--admin-port") {
+      if (!ParsePort(value("--admin-port"), &options.admin_port)) {
+        std::cerr << "hbase-shell: bad --admin-port\n";
         return 2;
       }
     } else if (arg == "--framed") {

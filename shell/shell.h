@@ -47,6 +47,8 @@ void AddGeneralCommands(CommandTable* table);
 void AddAdminCommands(CommandTable* table);
 // Added first: a group file that implements one of these cluster commands replaces it.
 void AddClusterCommands(CommandTable* table);
+void AddControlCommands(CommandTable* table);  // hbase-emulator's test controls
+void AddSnapshotCommands(CommandTable* table);  // commands_snapshot.cc
 
 // One shell session: parses and runs commands, prints their output and errors as HBase's
 // shell does, and in non-interactive mode stops at the first error.

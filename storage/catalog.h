@@ -31,6 +31,23 @@ struct CatalogChangeHooks {
   std::shared_ptr<const TableDescriptor>* previous = nullptr;
 };
 
+// What a snapshot restore or clone (snapshots.h) asks of the catalog, applied as one synced
+// WriteBatch together with the cells `fill` adds.
+struct TableInstall {
+  // Installed under their names with fresh ids (the other fields as given; split keys and
+  // families as validated when the table was made). A table of the same name is replaced and
+  // its cells go to the sweeper, as after a truncate.
+  std::vector<TableDescriptor> tables;
+  bool must_be_new = false;       // clone: TableExists when a table of the name is there
+  bool require_disabled = false;  // HBase's restore: a table being replaced must be disabled
+  // Whole store: tables not in `tables` are dropped whatever their state, and the namespaces
+  // become exactly `namespaces` ("default" and "hbase" always stay).
+  bool whole_store = false;
+  std::vector<NamespaceDescriptor> namespaces;
+  // Adds the cells of tables[i] under new_ids[i] to the batch.
+  std::function<Status(const std::vector<uint64_t>& new_ids, leveldb::WriteBatch* batch)> fill;
+};
+
 // Namespaces and tables: the in-memory view of the catalog keys (key_format.h), kept in step
 // with LevelDB. Every change is one synced WriteBatch. Table ids are allocated from a
 // persisted counter and never reused, so a re-created table can never see an old table's cells.
@@ -75,6 +92,12 @@ class Catalog {
   // left for the sweeper, whose work list DroppedTables returns.
   Status DropTable(const TableName& name, uint64_t* dropped_id);
   Status SetEnabled(const TableName& name, bool enabled);
+  // Snapshots: see TableInstall. *dropped_ids gets the ids whose cells are left to the sweeper.
+  Status Install(const TableInstall& install, std::vector<uint64_t>* dropped_ids);
+  // Snapshots: reserves `count` table ids that no table will ever get and writes them, with
+  // what `fill` adds to the batch (cells under those ids), in one synced batch.
+  Status ReserveIds(size_t count,
+                    const std::function<Status(uint64_t first_id, leveldb::WriteBatch*)>& fill);
 
   Status Find(const TableName& name, std::shared_ptr<const TableDescriptor>* out) const;
   // The same as parsing `full_name` ("t" or "ns:t") and calling Find, for the per-call lookup

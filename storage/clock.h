@@ -11,6 +11,9 @@ class Clock {
  public:
   virtual ~Clock() = default;
   virtual int64_t NowMillis() const = 0;
+  // True while the clock is stopped (the test controls' freeze): the store then dates each
+  // server-dated write of a column past the previous one, as a millisecond between calls would.
+  virtual bool stopped() const { return false; }
   // The process-wide system clock.
   static Clock* System();
 };
@@ -25,6 +28,35 @@ class ManualClock : public Clock {
 
  private:
   std::atomic<int64_t> now_ms_;
+};
+
+// The clock of --test-controls: the system clock shifted by an offset, or frozen at a reading.
+// Everything in the store that reads "now" (server-assigned timestamps, TTL expiry, the row
+// clock) and the scanner registries read it, so a test can move time instead of sleeping.
+// Reads are two atomic loads; changes are serialised. Thread-safe.
+class ControlledClock : public Clock {
+ public:
+  int64_t NowMillis() const override;
+  // Stops the clock at `at_ms` (ms since the epoch).
+  void Freeze(int64_t at_ms);
+  // Stops the clock at its current reading.
+  void FreezeNow() { Freeze(NowMillis()); }
+  // Moves the clock by `delta_ms` (negative goes back), frozen or not.
+  void Advance(int64_t delta_ms);
+  // Runs again, `offset_ms` ahead of the system clock (behind when negative).
+  void SetOffset(int64_t offset_ms);
+  // Back to the system clock: running, no offset.
+  void Resume() { SetOffset(0); }
+  bool frozen() const { return frozen_.load(std::memory_order_acquire); }
+  bool stopped() const override { return frozen(); }
+  // How far ahead of the system clock the reading is (changes with time while frozen).
+  int64_t offset_ms() const;
+
+ private:
+  static int64_t SystemMillis();
+  std::atomic<bool> frozen_{false};
+  std::atomic<int64_t> frozen_ms_{0};
+  std::atomic<int64_t> offset_ms_{0};
 };
 
 }  // namespace hbemu::storage

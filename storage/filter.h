@@ -42,9 +42,10 @@ enum class FilterCode {
 // Clone() for its own instance with fresh state (PageFilter counts rows per scan). Instances
 // are not thread-safe.
 //
-// Lists, SKIP and WHILE call their sub-filters recursively (parsing, Clone, evaluation and
-// destruction): the parser bounds the nesting by the filter_depth limit (storage/limits.h), and
-// FilterDepthTest pins the deepest tree the default allows on a 256 KiB stack.
+// Lists, SKIP and WHILE (the composites) run every operation as a walk of their tree
+// (storage/filter_walks.h): by recursion only up to a constant height, by a stack of frames on
+// the heap beyond it, and destruction takes subtrees apart in a loop, so a tree as deep as the
+// filter_depth limit allows (or any raised value) costs heap, not thread stack.
 class Filter {
  public:
   virtual ~Filter() = default;
@@ -84,7 +85,18 @@ class Filter {
   virtual std::string ToString() const = 0;
 
  protected:
+  // What the walks dispatch on: every filter but the three composites is a leaf.
+  enum class Shape : uint8_t { kLeaf, kList, kSkip, kWhile };
+  Filter() = default;
+  explicit Filter(Shape shape) : shape_(shape) {}
+
   bool reversed_ = false;
+
+ private:
+  friend struct FilterWalks;
+  const Shape shape_ = Shape::kLeaf;
+  // Composite levels on the longest path down (leaves 0), set at construction.
+  uint32_t height_ = 0;
 };
 
 // FilterList MUST_PASS_ALL (AND) / MUST_PASS_ONE (OR), with FilterListWithAND/OR's rules:
@@ -95,6 +107,7 @@ class FilterList : public Filter {
  public:
   enum class Op { kAnd, kOr };
   FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters);
+  ~FilterList() override;
 
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
@@ -116,10 +129,14 @@ class FilterList : public Filter {
   const std::vector<std::unique_ptr<Filter>>& filters() const { return filters_; }
 
  private:
-  FilterCode FilterCellAnd(const CellView& cell);
-  FilterCode FilterCellOr(const CellView& cell);
+  friend struct FilterWalks;
   // Re-reads sub-filter i's FilterAllRemaining after a call that may have changed it.
-  void Refresh(size_t i);
+  void Refresh(size_t i) {
+    const bool now = filters_[i]->FilterAllRemaining();
+    if (now == (done_[i] != 0)) return;
+    done_[i] = now ? 1 : 0;
+    done_count_ = now ? done_count_ + 1 : done_count_ - 1;
+  }
   void RefreshAll();
 
   struct Prev {  // OR: the sub-filter's last answer, while it still covers later cells
@@ -145,22 +162,22 @@ class FilterList : public Filter {
 // SKIP x: the row is dropped when x answers anything but a plain include for any cell it sees.
 class SkipFilter : public Filter {
  public:
-  explicit SkipFilter(std::unique_ptr<Filter> inner) : inner_(std::move(inner)) {}
+  explicit SkipFilter(std::unique_ptr<Filter> inner);
+  ~SkipFilter() override;
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
   void Reset() override;
   bool FilterRowKey(std::string_view) override { return false; }
   FilterCode FilterCell(const CellView& cell) override;
-  void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
+  void TransformCell(Cell* cell) const override;
   bool FilterRow() override { return filter_row_; }
   bool HasFilterRow() const override { return true; }
-  bool IsFamilyEssential(std::string_view family) const override {
-    return inner_->IsFamilyEssential(family);
-  }
+  bool IsFamilyEssential(std::string_view family) const override;
   void SetReversed(bool reversed) override;
   std::string ToString() const override;
 
  private:
+  friend struct FilterWalks;
   std::unique_ptr<Filter> inner_;
   bool filter_row_ = false;
 };
@@ -168,24 +185,23 @@ class SkipFilter : public Filter {
 // WHILE x: the whole scan ends as soon as x rejects a row key, a cell, or a row.
 class WhileMatchFilter : public Filter {
  public:
-  explicit WhileMatchFilter(std::unique_ptr<Filter> inner)
-      : inner_(std::move(inner)), inner_done_(inner_->FilterAllRemaining()) {}
+  explicit WhileMatchFilter(std::unique_ptr<Filter> inner);
+  ~WhileMatchFilter() override;
   std::unique_ptr<Filter> Clone() const override;
   void Restart() override;
   void Reset() override;
   bool FilterAllRemaining() const override { return done_ || inner_done_; }
   bool FilterRowKey(std::string_view row) override;
   FilterCode FilterCell(const CellView& cell) override;
-  void TransformCell(Cell* cell) const override { inner_->TransformCell(cell); }
+  void TransformCell(Cell* cell) const override;
   bool FilterRow() override;
   bool HasFilterRow() const override { return true; }
-  bool IsFamilyEssential(std::string_view family) const override {
-    return inner_->IsFamilyEssential(family);
-  }
+  bool IsFamilyEssential(std::string_view family) const override;
   void SetReversed(bool reversed) override;
   std::string ToString() const override;
 
  private:
+  friend struct FilterWalks;
   std::unique_ptr<Filter> inner_;
   bool done_ = false;
   bool inner_done_;  // inner_->FilterAllRemaining(), re-read after each call on inner_

@@ -76,6 +76,19 @@ bool ParseDroppedFamilyKey(std::string_view key, uint64_t* table_id, std::string
          key.empty();
 }
 
+std::string SnapshotKey(std::string_view name) {
+  std::string key = Tagged(kSnapshotTag);
+  PutEscapedTerminated(&key, name);
+  return key;
+}
+std::string SnapshotPrefix() { return Tagged(kSnapshotTag); }
+
+bool ParseSnapshotKey(std::string_view key, std::string* name) {
+  if (key.empty() || key[0] != kSnapshotTag) return false;
+  key.remove_prefix(1);
+  return GetEscapedTerminated(&key, name) && key.empty();
+}
+
 KeyRange TableCellRange(uint64_t table_id) {
   return KeyRange{TaggedId(kCellTag, table_id), TaggedId(kCellTag, table_id + 1)};
 }

@@ -11,6 +11,8 @@
 //   i + table_id(u64)               -> table record (schema.h)
 //   g + table_id(u64)               -> empty: table dropped, cells still to sweep
 //   h + table_id(u64) + enc(family) -> empty: family removed, its cells still to delete
+//   p + enc(snapshot name)          -> snapshot record (snapshot_records.h); its cells are kept
+//                                      as cell keys under table ids of their own, never live
 //   r + table_id(u64) + enc(row) + enc(family) + enc(qualifier)
 //     + (UINT64_MAX - timestamp)(u64) + type(u8)
 //                                   -> cell value (EncodeCellValue), empty for markers
@@ -37,6 +39,7 @@ inline constexpr char kTableInfoTag = 'i';
 inline constexpr char kDroppedTableTag = 'g';
 inline constexpr char kDroppedFamilyTag = 'h';
 inline constexpr char kCellTag = 'r';
+inline constexpr char kSnapshotTag = 'p';
 
 std::string SystemKey(std::string_view name);
 std::string NamespaceKey(std::string_view ns);
@@ -49,6 +52,9 @@ std::string DroppedTableKey(uint64_t table_id);
 std::string DroppedTablePrefix();
 std::string DroppedFamilyKey(uint64_t table_id, std::string_view family);
 std::string DroppedFamilyPrefix();
+std::string SnapshotKey(std::string_view name);
+std::string SnapshotPrefix();
+bool ParseSnapshotKey(std::string_view key, std::string* name);
 // The inverses of NamespaceKey, DroppedTableKey and DroppedFamilyKey.
 bool ParseNamespaceKey(std::string_view key, std::string* ns);
 bool ParseDroppedTableKey(std::string_view key, uint64_t* table_id);

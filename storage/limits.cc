@@ -56,6 +56,12 @@ const std::vector<LimitInfo>& AllLimits() {
        "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
       {"metric_tables", &Limits::metric_tables, "count", "tables with their own metric series",
        "further tables are counted together under table=\"(other)\""},
+      {"snapshots", &Limits::snapshots, "count", "snapshots kept (test controls)",
+       "the snapshot is refused (SnapshotCreationException naming the limit)"},
+      {"snapshot_bytes", &Limits::snapshot_bytes, "bytes",
+       "key and value bytes all snapshots keep together (test controls); a restore writes "
+       "at most this in one batch",
+       "the snapshot is refused (SnapshotCreationException naming the limit)"},
       {"admin_page_bytes", &Limits::admin_page_bytes, "bytes",
        "body of one console page or /api answer", "the page ends early and says so"},
       {"admin_value_bytes", &Limits::admin_value_bytes, "bytes",
@@ -65,6 +71,12 @@ const std::vector<LimitInfo>& AllLimits() {
       {"admin_count_cells", &Limits::admin_count_cells, "count",
        "cells one console request walks to count tables' stored rows (counts are remembered)",
        "the count is shown as at least N"},
+      {"call_log_calls", &Limits::call_log_calls, "count",
+       "calls the test controls' call log keeps (--test-controls)", "the oldest calls are dropped"},
+      {"call_log_bytes", &Limits::call_log_bytes, "bytes",
+       "bytes the test controls' call log keeps", "the oldest calls are dropped"},
+      {"fault_rules", &Limits::fault_rules, "count", "test-controls fault rules installed at once",
+       "adding a rule is refused with 400"},
   };
   return all;
 }

@@ -16,7 +16,7 @@ namespace hbemu {
 struct Limits {
   // Filter language (Thrift1 TScan.filterString, Thrift2 TScan/TGet.filterString and filterBytes).
   int64_t filter_string_bytes = 4 << 20;  // longest filter string accepted
-  int64_t filter_depth = 128;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
+  int64_t filter_depth = 512;             // deepest nesting of AND/OR, parentheses, SKIP, WHILE
   int64_t filter_count = 200000;          // most filters in one filter tree
   int64_t filter_bytes = 4 << 20;         // longest Thrift2 filterBytes (a protobuf filter)
 
@@ -33,12 +33,19 @@ struct Limits {
   // State kept between calls.
   int64_t open_scanners = 10000;                // per service; the longest idle is closed past it
   int64_t metric_tables = 1024;                 // tables with their own metric series
+  int64_t snapshots = 1024;                     // snapshots kept (test controls)
+  int64_t snapshot_bytes = 512 << 20;           // cell bytes all snapshots keep together
 
   // Admin console (HTTP).
   int64_t admin_page_bytes = 4 << 20;           // body of one page or API answer
   int64_t admin_value_bytes = 1024;             // shown of one value, with its full length
   int64_t admin_page_cells = 20000;             // cells on one browse page
   int64_t admin_count_cells = 200000;           // cells one request walks to count tables
+
+  // Test controls (--test-controls).
+  int64_t call_log_calls = 10000;               // calls the call log keeps
+  int64_t call_log_bytes = 16 << 20;            // bytes the call log keeps
+  int64_t fault_rules = 1000;                   // fault rules installed at once
 };
 
 // One named limit, as --limit and --limits show it.

@@ -89,7 +89,7 @@ Status MutationBuilder::Add(const RowMutationView& m, const WriteTime& time, Clo
   const auto date = [&](int64_t mark, std::string_view family, std::string_view qualifier,
                         bool whole_family) {
     const int64_t ts = time.After(mark);
-    if (ts > time.now) dated->Add(family, qualifier, whole_family, ts);
+    if (time.Ahead(ts)) dated->Add(family, qualifier, whole_family, ts);
     return ts;
   };
   std::vector<std::pair<ColumnKey, int>> latest_version_deletes;
@@ -105,7 +105,7 @@ Status MutationBuilder::Add(const RowMutationView& m, const WriteTime& time, Clo
           const int64_t raised = std::min(time.min_put_ts, kNewestWriteTimestamp);
           if (raised > ts) {
             ts = raised;
-            if (time.min_put_ts_is_mark && ts > time.now) {
+            if (time.min_put_ts_is_mark && time.Ahead(ts)) {
               dated->Add(c.family, c.qualifier, false, ts);
             }
           }
@@ -169,7 +169,7 @@ Status MutationBuilder::Add(const RowMutationView& m, const WriteTime& time, Clo
       case MutationType::kDeleteRow:
         if (latest) ts = time.After(ahead ? ahead->ForRow() : ClockMarks::kNone);
         for (const FamilyDescriptor& f : table_.families) {
-          if (ts > time.now) dated->Add(f.name, {}, true, ts);
+          if (time.Ahead(ts)) dated->Add(f.name, {}, true, ts);
           Put(m.row, f.name, "", ts, CellType::kDeleteFamily);
         }
         break;
@@ -191,7 +191,7 @@ int64_t ReadModifyWriteTimestamp(const WriteTime& time, int64_t mark,
     // A cell ahead of both the clock and the column's mark was dated by the client.
     server_paced = *old_ts <= std::max(time.now, mark);
   }
-  *mark_it = server_paced && ts > time.now;
+  *mark_it = server_paced && time.Ahead(ts);
   return ts;
 }
 

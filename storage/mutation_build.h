@@ -42,6 +42,15 @@ struct WriteTime {
   // mark): a put raised to it is then ahead for the same reason and becomes a mark too, so a
   // later server-dated delete of that column still lands above it.
   bool min_put_ts_is_mark = false;
+  // The clock is stopped (Clock::stopped): a server-dated write at `now` itself counts as ahead
+  // of the clock, so the next server-dated write of that column goes one past it. Time that
+  // stands still would otherwise date a put, a delete and a put again all at one millisecond,
+  // where the delete masks the second put; in HBase time moves on between calls.
+  bool stopped = false;
+
+  // Marks at or below this say nothing: the newest timestamp not ahead of the clock.
+  int64_t MarkFloor() const { return stopped ? now - 1 : now; }
+  bool Ahead(int64_t ts) const { return ts > MarkFloor(); }
 
   // The date of a server-dated write whose newest covering mark is `mark` (ClockMarks::kNone
   // for none): `now`, or one past the mark while the mark is not behind `now`.

@@ -20,6 +20,9 @@ std::string Status::ToString() const {
     case Code::kIOError: name = "IOError"; break;
     case Code::kIncompatibleFilter: name = "IncompatibleFilter"; break;
     case Code::kInvalidFamilyOperation: name = "InvalidFamilyOperation"; break;
+    case Code::kSnapshotExists: name = "SnapshotExists"; break;
+    case Code::kSnapshotNotFound: name = "SnapshotNotFound"; break;
+    case Code::kSnapshotCreation: name = "SnapshotCreation"; break;
   }
   return std::string(name) + ": " + message_;
 }

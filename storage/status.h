@@ -27,6 +27,9 @@ class [[nodiscard]] Status {
     kIOError,              // LevelDB or environment failure
     kIncompatibleFilter,   // IncompatibleFilterException: row-level filter + batch splitting a row
     kInvalidFamilyOperation,  // InvalidFamilyOperationException: add/modify/delete family
+    kSnapshotExists,       // SnapshotExistsException: a snapshot of that name is kept
+    kSnapshotNotFound,     // SnapshotDoesNotExistException
+    kSnapshotCreation,     // SnapshotCreationException (e.g. a table that does not exist)
   };
 
   Status() = default;
@@ -45,6 +48,9 @@ class [[nodiscard]] Status {
   static Status IOError(std::string msg) { return Status(Code::kIOError, std::move(msg)); }
   static Status IncompatibleFilter(std::string msg) { return Status(Code::kIncompatibleFilter, std::move(msg)); }
   static Status InvalidFamilyOperation(std::string msg) { return Status(Code::kInvalidFamilyOperation, std::move(msg)); }
+  static Status SnapshotExists(std::string msg) { return Status(Code::kSnapshotExists, std::move(msg)); }
+  static Status SnapshotNotFound(std::string msg) { return Status(Code::kSnapshotNotFound, std::move(msg)); }
+  static Status SnapshotCreation(std::string msg) { return Status(Code::kSnapshotCreation, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -21,6 +21,7 @@
 #include "storage/row_clock.h"
 #include "storage/row_locks.h"
 #include "storage/row_reader.h"
+#include "storage/snapshots.h"
 #include "storage/table_sweeper.h"
 
 namespace hbemu::storage {
@@ -55,6 +56,7 @@ Store::Store(const StoreOptions& options)
       codec_check_(new CodecCheck()) {}
 
 Store::~Store() {
+  snapshots_.reset();
   if (sweeper_) sweeper_->Stop();
   sweeper_.reset();
   catalog_.reset();
@@ -69,6 +71,9 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   HBEMU_RETURN_IF_ERROR(store->ResumeFamilyDrops());
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
+  HBEMU_RETURN_IF_ERROR(Snapshots::Open(store->db_.get(), store->catalog_.get(),
+                                        store->sweeper_.get(), store->clock_,
+                                        &store->snapshots_));
   *out = std::move(store);
   return Status::OK();
 }
@@ -228,8 +233,10 @@ namespace {
 
 // A row's write time: the call's `now`, with the row's marks when a column of it runs ahead.
 WriteTime TimeFor(RowClock* clock, uint64_t table_id, std::string_view row, int64_t now,
-                  ClockMarks* ahead) {
-  return WriteTime{now, clock->Marks(table_id, row, now, ahead) ? ahead : nullptr, 0};
+                  bool stopped, ClockMarks* ahead) {
+  WriteTime time{now, clock->Marks(table_id, row, now, ahead) ? ahead : nullptr, 0};
+  time.stopped = stopped;
+  return time;
 }
 
 }  // namespace
@@ -258,10 +265,11 @@ Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   leveldb::WriteBatch batch;
   MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
   ClockMarks ahead, dated;
-  const WriteTime time = TimeFor(row_clock_.get(), table->id, mutation.row, now, &ahead);
+  const WriteTime time =
+      TimeFor(row_clock_.get(), table->id, mutation.row, now, clock_->stopped(), &ahead);
   HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
-  if (!dated.empty()) row_clock_->Record(table->id, mutation.row, dated, now);
+  if (!dated.empty()) row_clock_->Record(table->id, mutation.row, dated, time.MarkFloor());
   return Status::OK();
 }
 
@@ -312,7 +320,8 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
     // One "now" for every row, as HBase gives one batch; a row's marks are recorded as it is
     // built (its lock is held until the batch is written), so a later entry for the same row
     // goes past them.
-    const WriteTime time = TimeFor(row_clock_.get(), table->id, m.row, now, &ahead);
+    const WriteTime time =
+        TimeFor(row_clock_.get(), table->id, m.row, now, clock_->stopped(), &ahead);
     status = builder.Add(m, time, &dated);
     if (!status.ok()) {
       // A rejected row adds nothing, except when its read failed midway; its batch then holds
@@ -324,7 +333,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
       reject(i, std::move(status));
       continue;
     }
-    if (!dated.empty()) row_clock_->Record(table->id, m.row, dated, now);
+    if (!dated.empty()) row_clock_->Record(table->id, m.row, dated, time.MarkFloor());
     pending = true;
   }
   if (pending) HBEMU_RETURN_IF_ERROR(Write(&batch));
@@ -348,12 +357,13 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
   RowResult current;
   HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, now, &current));
   ClockMarks ahead, dated;
-  const WriteTime time = TimeFor(row_clock_.get(), table->id, row, now, &ahead);
+  const WriteTime time =
+      TimeFor(row_clock_.get(), table->id, row, now, clock_->stopped(), &ahead);
   leveldb::WriteBatch batch;
   HBEMU_RETURN_IF_ERROR(BuildReadModifyWrite(*table, row, columns, current, new_value, time,
                                              &batch, result, &dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
-  if (!dated.empty()) row_clock_->Record(table->id, row, dated, now);
+  if (!dated.empty()) row_clock_->Record(table->id, row, dated, time.MarkFloor());
   return Status::OK();
 }
 
@@ -400,13 +410,14 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   leveldb::WriteBatch batch;
   MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
   ClockMarks ahead, dated;
-  WriteTime time = TimeFor(row_clock_.get(), table->id, row, now, &ahead);
+  WriteTime time =
+      TimeFor(row_clock_.get(), table->id, row, now, clock_->stopped(), &ahead);
   time.min_put_ts = current.has_value() ? current->timestamp : 0;
   time.min_put_ts_is_mark =
       current.has_value() && ahead.ForColumn(family, qualifier) >= current->timestamp;
   HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
-  if (!dated.empty()) row_clock_->Record(table->id, row, dated, now);
+  if (!dated.empty()) row_clock_->Record(table->id, row, dated, time.MarkFloor());
   *applied = true;
   return Status::OK();
 }

@@ -31,6 +31,7 @@ class Catalog;
 class CodecCheck;
 class RowClock;
 class RowLocks;
+class Snapshots;
 class TableSweeper;
 
 struct StoreOptions {
@@ -176,6 +177,9 @@ class Store {
   // A UUID made when the data directory was created: HBase's cluster id.
   const std::string& cluster_id() const { return cluster_id_; }
 
+  // Named snapshots of tables or of the whole store, for the test controls (snapshots.h).
+  Snapshots* snapshots() const { return snapshots_.get(); }
+
   // Test hook: waits until dropped tables are swept.
   void WaitForSweeps();
   Clock* clock() const { return clock_; }
@@ -218,6 +222,7 @@ class Store {
   std::unique_ptr<RowClock> row_clock_;  // columns the server's pace ran ahead of the clock
   std::unique_ptr<CodecCheck> codec_check_;  // compression codecs a stock HBase can load
   std::unique_ptr<TableSweeper> sweeper_;
+  std::unique_ptr<Snapshots> snapshots_;
 };
 
 }  // namespace hbemu::storage

@@ -36,6 +36,7 @@ class TableSweeper {
   void Run();
   // False when a dropped table could not be swept (or the sweeper is stopping).
   bool SweepAll();
+  // Deletes the table's cells; SweepAll compacts and forgets the tables it swept.
   bool SweepOne(uint64_t table_id);
 
   leveldb::DB* const db_;

@@ -28,6 +28,9 @@ const char* CodeName(Status::Code code) {
     case Status::Code::kIOError: return "kIOError";
     case Status::Code::kIncompatibleFilter: return "kIncompatibleFilter";
     case Status::Code::kInvalidFamilyOperation: return "kInvalidFamilyOperation";
+    case Status::Code::kSnapshotExists: return "kSnapshotExists";
+    case Status::Code::kSnapshotNotFound: return "kSnapshotNotFound";
+    case Status::Code::kSnapshotCreation: return "kSnapshotCreation";
   }
   return "?";
 }

@@ -9,6 +9,18 @@ Fixtures
                    on free ports; under pytest-xdist every worker starts its own.
   hbase_connection (function) a happybase.Connection to it, closed after the test.
   hbase_reset      (function) empties every user table before the test (schemas and splits kept).
+  The server runs with --test-controls (unless hbase_emulator_args binds other addresses or
+  has --no-admin), so these work too (README "Test controls"):
+  hbase_controls   (function) hbase_emulator.controls.Controls for it (clock, faults, calls).
+  hbase_clock      (function) its clock: .freeze(at=None), .advance(days=2), .set_offset(...),
+                   .now_ms(); resumed (back to the system clock) after the test.
+  hbase_faults     (function) .inject(**rule) context manager, .add(**rule); every rule the
+                   test added is removed after it.
+  hbase_calls      (function) the calls made during the test: .calls(table=, method=, ...),
+                   .methods(), .errors(), .assert_called(method, table=, times=, **fields),
+                   .assert_not_called(...), .assert_no_errors().
+  A failing test that used the server gets the server-side errors seen during it appended to
+  its report (section "hbase-emulator server-side errors").
 Marker
   @pytest.mark.hbase_reset            same as the hbase_reset fixture;
   @pytest.mark.hbase_reset(drop=True) drops every user table and namespace before the test.
@@ -24,9 +36,13 @@ from pathlib import Path
 
 import pytest
 
+from . import controls as controls_module
 from . import reset as reset_module
 from . import server as server_module
 from . import thrift2
+
+# Snapshot fixture and marker (snapshot_plugin.py).
+pytest_plugins = ["hbase_emulator.snapshot_plugin"]
 
 
 def pytest_addoption(parser):
@@ -57,6 +73,7 @@ class HBaseEmulator:
         self.process = process
         self._connections = []
         self._admin = None
+        self._controls = None
 
     @property
     def host(self):
@@ -70,6 +87,16 @@ class HBaseEmulator:
     @property
     def thrift2_port(self):
         return self.process.thrift2_port
+
+    @property
+    def controls(self):
+        """hbase_emulator.controls.Controls on the server's admin port."""
+        if self._controls is None:
+            admin = self.process.ports.get("admin")
+            if admin is None:
+                raise RuntimeError("the server has no admin port (--no-admin?): no test controls")
+            self._controls = controls_module.Controls(self.host, admin)
+        return self._controls
 
     def connection(self, **kwargs):
         """A happybase.Connection to the server (closed at the end of the session at the latest)."""
@@ -108,6 +135,11 @@ class HBaseEmulator:
             self._admin = None
 
 
+# Flags after which the plugin does not add --test-controls itself.
+_NO_AUTO_CONTROLS = {"--test-controls", "--test-controls-remote", "--no-admin", "--bind", "-b",
+                     "--admin-bind"}
+
+
 @pytest.fixture(scope="session")
 def hbase_emulator(request):
     config = request.config
@@ -119,7 +151,12 @@ def hbase_emulator(request):
     args = ["--in-memory", "--port", "0"]
     for script in config.getini("hbase_emulator_init"):
         args += ["--init", str(base / script)]
-    args += config.getini("hbase_emulator_args")
+    extra = config.getini("hbase_emulator_args")
+    # A test server: the clock, faults and call log are there for the fixtures below, unless
+    # the project binds other addresses (where the server refuses them) or says otherwise.
+    if not any(a.split("=")[0] in _NO_AUTO_CONTROLS for a in extra):
+        args.append("--test-controls")
+    args += extra
     process = server_module.EmulatorServer(binary, args).start()
     emulator = HBaseEmulator(process)
     try:
@@ -149,3 +186,97 @@ def _hbase_reset_marker(request):
     marker = request.node.get_closest_marker("hbase_reset")
     if marker is not None:
         request.getfixturevalue("hbase_emulator").reset(drop=bool(marker.kwargs.get("drop", False)))
+
+
+@pytest.fixture
+def hbase_controls(hbase_emulator):
+    return hbase_emulator.controls
+
+
+@pytest.fixture
+def hbase_clock(hbase_emulator):
+    clock = hbase_emulator.controls.clock
+    yield clock
+    clock.resume()
+
+
+class _TestFaults:
+    """The faults a test installs, all removed after it."""
+
+    def __init__(self, faults):
+        self._faults = faults
+        self._added = []
+
+    def add(self, **rule):
+        added = self._faults.add(**rule)
+        self._added.append(added["id"])
+        return added
+
+    def inject(self, **rule):
+        return self._faults.inject(**rule)
+
+    def list(self):
+        return self._faults.list()
+
+    def rule(self, rule_id):
+        return self._faults.rule(rule_id)
+
+    def remove_all(self):
+        for rule_id in self._added:
+            try:
+                self._faults.remove(rule_id)
+            except controls_module.ControlError:
+                pass
+        self._added = []
+
+
+@pytest.fixture
+def hbase_faults(hbase_emulator):
+    faults = _TestFaults(hbase_emulator.controls.faults)
+    yield faults
+    faults.remove_all()
+
+
+@pytest.fixture
+def hbase_calls(hbase_emulator):
+    return controls_module.CallRecorder(hbase_emulator.controls.calls)
+
+
+_MARK_ATTR = "_hbase_emulator_call_mark"
+
+
+@pytest.fixture(autouse=True)
+def _hbase_call_mark(request):
+    """Remembers where the call log stood when a test that uses the server started."""
+    if "hbase_emulator" not in request.fixturenames:
+        return
+    emulator = request.getfixturevalue("hbase_emulator")
+    try:
+        setattr(request.node, _MARK_ATTR, (emulator.controls, emulator.controls.calls.mark()))
+    except (RuntimeError, OSError, controls_module.ControlError):
+        pass  # no controls (--no-admin among hbase_emulator_args): nothing to report
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed or report.when != "call":
+        return
+    marked = getattr(item, _MARK_ATTR, None)
+    if marked is None:
+        return
+    controls, mark = marked
+    try:
+        errors = controls.calls.list(since=mark, errors=True)
+    except (OSError, controls_module.ControlError):
+        return
+    if not errors:
+        return
+    lines = []
+    for c in errors[-50:]:
+        where = " ".join(x for x in (c.get("table"), c.get("row")) if x)
+        lines.append("%s %s %s: %s%s" % (c["service"], c["method"], where,
+                                          c.get("reason") or c.get("error", ""),
+                                          " [%s]" % c["fault"] if c.get("fault") else ""))
+    report.sections.append(("hbase-emulator server-side errors", "\n".join(lines)))

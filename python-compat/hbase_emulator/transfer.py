@@ -1,14 +1,18 @@
-"""Export and import HBase tables as JSON Lines, through any HBase Thrift2 endpoint.
+r"""Export and import HBase tables as JSON Lines, through any HBase Thrift2 endpoint.
 
-File format (one JSON object a line, UTF-8). Every byte string is standard base64 (RFC 4648,
-with padding): lossless for all 256 byte values, and plain ASCII inside JSON.
+File format (one JSON object a line, UTF-8):
   {"kind": "namespace", "name": "ns1", "configuration": {...}}
-  {"kind": "table", "name": "ns1:t", "descriptor": {...}, "splits": ["<b64>", ...]}
-  {"row": "<b64>", "family": "<b64>", "qualifier": "<b64>", "timestamp": 1700000000000,
-   "type": "Put", "value": "<b64>"}
-A cell line belongs to the table line before it. `descriptor` is the Thrift2 TTableDescriptor
-field by field (binary fields in base64, enums as their numbers); `splits` are the region start
-keys (from getAllRegionLocations) that createTable takes back as split keys.
+  {"kind": "table", "name": "ns1:t", "encoding": "text", "descriptor": {...}, "splits": [...]}
+  {"row": "alice", "family": "f", "qualifier": "\\x00q", "timestamp": 1700000000000,
+   "type": "Put", "value": "..."}
+A cell line belongs to the table line before it, and that table line's `encoding` says how its
+byte strings are written: "text" (the default) is HBase's Bytes.toStringBinary form, the way the
+HBase shell prints bytes (printable ASCII as is, every other byte and the backslash as \xHH; see
+bytes_text), so a dump can be read and grepped; "base64" is standard base64 (`--base64`). A table
+line without `encoding` is base64: files written before the text form existed import unchanged.
+`descriptor` is the Thrift2 TTableDescriptor field by field (binary fields in the table's
+encoding, enums as their numbers); `splits` are the region start keys (from
+getAllRegionLocations) that createTable takes back as split keys.
 
 Only cells that a Thrift scan returns can be exported: HBase's Thrift gateways offer no raw scan,
 so delete markers never leave the server, and an export holds what a reader sees (all versions
@@ -18,63 +22,44 @@ putMultiple and accepts type "Put" only.
 Both directions stream: an export holds one batch of rows, an import one batch of cells.
 """
 
-import argparse
-import binascii
+import bisect
 import json
 import sys
-import time
+from json.encoder import encode_basestring_ascii as _json_str
 
-from . import thrift2
+from . import bytes_text, cli, thrift2
+from .cli import UserError
+from .progress import Progress
 
 T = thrift2.ttypes
-# binascii directly: base64.b64encode/b64decode add a Python call per field, a third of the cost.
-B64D = binascii.a2b_base64
-_b2a = binascii.b2a_base64
+_b64 = bytes_text.b64_encode
 ALL_VERSIONS = 2147483647
 # Cell.Type codes HBase puts in TColumnValue.type.
 CELL_TYPES = {4: "Put", 8: "Delete", 10: "DeleteFamilyVersion", 12: "DeleteColumn",
               14: "DeleteFamily"}
 BUILTIN_NAMESPACES = ("default", "hbase")
+# A table line without "encoding" was written before the text form existed.
+LEGACY_ENCODING = "base64"
 
 
-# ---- Thrift structs <-> JSON, driven by thriftpy2's thrift_spec
+# ---- Thrift structs <-> JSON, driven by thriftpy2's thrift_spec; binary fields through
+# `code` (an encoder one way, a decoder the other)
 
-def _b64(b):
-    return _b2a(b, newline=False).decode("ascii")
-
-
-def _value_to_json(ttype, extra, value):
+def _convert(ttype, extra, value, code, to_json):
     if ttype == 18:  # binary
-        return _b64(value)
+        return code(value)
     if ttype == 12:
-        return struct_to_json(value)
+        return struct_to_json(value, code) if to_json else struct_from_json(extra, value, code)
     if ttype == 15:
         etype, ecls = extra if isinstance(extra, tuple) else (extra, None)
-        return [_value_to_json(etype, ecls, v) for v in value]
+        return [_convert(etype, ecls, v, code, to_json) for v in value]
     if ttype == 13:
         (kspec, vspec) = extra
         ktype, kextra = kspec if isinstance(kspec, tuple) else (kspec, None)
         vtype, vextra = vspec if isinstance(vspec, tuple) else (vspec, None)
-        return {_value_to_json(ktype, kextra, k): _value_to_json(vtype, vextra, v)
+        return {_convert(ktype, kextra, k, code, to_json): _convert(vtype, vextra, v, code, to_json)
                 for k, v in value.items()}
     return value  # string, bool, integers, enums (as numbers)
-
-
-def _value_from_json(ttype, extra, value):
-    if ttype == 18:
-        return B64D(value)
-    if ttype == 12:
-        return struct_from_json(extra, value)
-    if ttype == 15:
-        etype, ecls = extra if isinstance(extra, tuple) else (extra, None)
-        return [_value_from_json(etype, ecls, v) for v in value]
-    if ttype == 13:
-        (kspec, vspec) = extra
-        ktype, kextra = kspec if isinstance(kspec, tuple) else (kspec, None)
-        vtype, vextra = vspec if isinstance(vspec, tuple) else (vspec, None)
-        return {_value_from_json(ktype, kextra, k): _value_from_json(vtype, vextra, v)
-                for k, v in value.items()}
-    return value
 
 
 def _spec_parts(spec):
@@ -82,62 +67,23 @@ def _spec_parts(spec):
     return (spec[0], spec[1], spec[2]) if len(spec) == 4 else (spec[0], spec[1], None)
 
 
-def struct_to_json(obj):
+def struct_to_json(obj, encode=_b64):
     out = {}
     for spec in obj.thrift_spec.values():
         ttype, name, extra = _spec_parts(spec)
         value = getattr(obj, name)
         if value is not None:
-            out[name] = _value_to_json(ttype, extra, value)
+            out[name] = _convert(ttype, extra, value, encode, True)
     return out
 
 
-def struct_from_json(cls, data):
+def struct_from_json(cls, data, decode=bytes_text.b64_decode):
     kwargs = {}
     for spec in cls.thrift_spec.values():
         ttype, name, extra = _spec_parts(spec)
         if name in data:
-            kwargs[name] = _value_from_json(ttype, extra, data[name])
+            kwargs[name] = _convert(ttype, extra, data[name], decode, False)
     return cls(**kwargs)
-
-
-# ---- progress on stderr
-
-class Progress:
-    """`<verb> <table>: N cells, S s, R cells/s`, at most once a second and once at the end."""
-
-    def __init__(self, verb, quiet=False, stream=None):
-        self.verb = verb
-        self.quiet = quiet
-        self.stream = stream or sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.start = time.monotonic()
-        self.last = self.start
-        self.cells = 0
-        self.table = ""
-
-    def add(self, n, table):
-        self.cells += n
-        self.table = table
-        now = time.monotonic()
-        if now - self.last >= 1.0:
-            self.last = now
-            self._line(end="\r" if self.tty else "\n")
-
-    def rate(self):
-        elapsed = time.monotonic() - self.start
-        return self.cells / elapsed if elapsed > 0 else 0.0
-
-    def _line(self, end):
-        if self.quiet:
-            return
-        elapsed = time.monotonic() - self.start
-        self.stream.write("%s %s: %d cells, %.1f s, %.0f cells/s%s"
-                          % (self.verb, self.table or "-", self.cells, elapsed, self.rate(), end))
-        self.stream.flush()
-
-    def done(self):
-        self._line(end="\n")
 
 
 # ---- export
@@ -153,12 +99,19 @@ def _split_keys(client, name):
 
 
 def export(client, out, tables=None, max_versions=ALL_VERSIONS, schema=True, data=True,
-           batch_rows=1000, progress=None):
+           batch_rows=1000, progress=None, encoding="text"):
     """Writes namespaces, table descriptors and cells of `tables` (names; default every user
-    table) to the text stream `out`. Returns the number of cells written."""
+    table) to the text stream `out`, byte strings in `encoding` ("text" or "base64"). Returns the
+    number of cells written. A named table that does not exist is a UserError."""
+    if encoding not in bytes_text.ENCODINGS:
+        raise UserError("unknown encoding %r (text or base64)" % encoding)
+    encode = bytes_text.encoder(encoding)
     progress = progress or Progress("export", quiet=True)
     if tables:
         tnames = [thrift2.split_table_name(t) for t in tables]
+        for tname in tnames:
+            if not client.tableExists(tname):
+                raise UserError("table %s does not exist" % thrift2.full_table_name(tname))
     else:
         tnames = _user_tables(client)
     if schema:
@@ -169,24 +122,38 @@ def export(client, out, tables=None, max_versions=ALL_VERSIONS, schema=True, dat
             out.write(json.dumps({"kind": "namespace", "name": nsd.name,
                                   "configuration": nsd.configuration or {}}) + "\n")
     total = 0
-    for tname in tnames:
+    for i, tname in enumerate(tnames, 1):
         name = thrift2.full_table_name(tname)
-        record = {"kind": "table", "name": name}
+        record = {"kind": "table", "name": name, "encoding": encoding}
+        splits = _split_keys(client, name)
         if schema:
-            record["descriptor"] = struct_to_json(client.getTableDescriptor(tname))
-            record["splits"] = [_b64(k) for k in _split_keys(client, name)]
+            record["descriptor"] = struct_to_json(client.getTableDescriptor(tname), encode)
+            record["splits"] = [encode(k) for k in splits]
         out.write(json.dumps(record) + "\n")
         if data:
-            total += _export_cells(client, out, name, max_versions, batch_rows, progress)
+            where = [] if len(tnames) == 1 else ["table %d of %d" % (i, len(tnames))]
+            total += _export_cells(client, out, name, max_versions, batch_rows, progress, where,
+                                   encoding, splits)
     progress.done()
     return total
 
 
-def _export_cells(client, out, name, max_versions, batch_rows, progress):
+def _export_cells(client, out, name, max_versions, batch_rows, progress, where, encoding, splits):
     table = thrift2.table_name_bytes(name)
+    # How many rows a table holds is unknown before the scan ends, so no percentage; with
+    # several regions (`splits`: their start keys), the one the scan is in tells how far it got.
+    label = name if not where else "%s (%s)" % (name, ", ".join(where))
+    if encoding == "text":
+        tsb = bytes_text.to_string_binary
+
+        def field(b):
+            return _json_str(tsb(b))
+    else:
+        def field(b):
+            return '"%s"' % _b64(b)
     scanner = client.openScanner(table, T.TScan(maxVersions=max_versions, caching=batch_rows))
     count = 0
-    families = {}  # family bytes -> base64; a table has few
+    families = {}  # family bytes -> JSON string; a table has few
     try:
         while True:
             results = client.getScannerRows(scanner, batch_rows)
@@ -194,20 +161,24 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress):
                 break
             lines = []
             for result in results:
-                row = _b64(result.row)
+                row = field(result.row)
                 for cv in result.columnValues:
                     family = families.get(cv.family)
                     if family is None:
-                        family = families[cv.family] = _b64(cv.family)
+                        family = families[cv.family] = field(cv.family)
                     kind = CELL_TYPES.get(cv.type, "Put") if cv.type is not None else "Put"
-                    # Hand-built JSON: base64 needs no escaping, and this is the hot loop.
-                    lines.append('{"row":"%s","family":"%s","qualifier":"%s","timestamp":%d,'
-                                 '"type":"%s","value":"%s"}\n'
-                                 % (row, family, _b64(cv.qualifier), cv.timestamp, kind,
-                                    _b64(cv.value)))
+                    # Hand-built JSON: the fields are JSON strings already, and this is the hot loop.
+                    lines.append('{"row":%s,"family":%s,"qualifier":%s,"timestamp":%d,'
+                                 '"type":"%s","value":%s}\n'
+                                 % (row, family, field(cv.qualifier), cv.timestamp, kind,
+                                    field(cv.value)))
             out.write("".join(lines))
             count += len(lines)
-            progress.add(len(lines), name)
+            if splits:
+                region = bisect.bisect_right(splits, results[-1].row) + 1
+                at = where + ["region %d of %d" % (region, len(splits) + 1)]
+                label = "%s (%s)" % (name, ", ".join(at))
+            progress.add(len(lines), label)
     finally:
         client.closeScanner(scanner)
     return count
@@ -222,75 +193,123 @@ class _Importer:
         self.create = create
         self.progress = progress
         self.table = None
+        self.decode = self.fast_decode = bytes_text.b64_decode
+        self.last_row = None
         self.puts = []
         self.pending = 0
         self.cells = 0
+        self.done_bytes = None
         self.namespaces = None
 
     def namespace(self, rec):
+        name = rec.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError('a namespace line needs a "name" string')
         if self.namespaces is None:
             self.namespaces = {n.decode("utf-8") if isinstance(n, bytes) else n
                                for n in self.client.listNamespaces()}
-        if rec["name"] in self.namespaces or not self.create:
+        if name in self.namespaces or not self.create:
             return
-        self.client.createNamespace(T.TNamespaceDescriptor(name=rec["name"],
+        self.client.createNamespace(T.TNamespaceDescriptor(name=name,
                                                            configuration=rec.get("configuration") or None))
-        self.namespaces.add(rec["name"])
+        self.namespaces.add(name)
 
     def table_record(self, rec, rename):
         self.flush()
-        name = rename.get(rec["name"], rec["name"])
+        name = rec.get("name")
+        if not isinstance(name, str) or not name:
+            raise ValueError('a table line needs a "name" string')
+        encoding = rec.get("encoding", LEGACY_ENCODING)
+        if encoding not in bytes_text.ENCODINGS:
+            raise ValueError('unknown "encoding" %s (text or base64)' % json.dumps(encoding))
+        self.decode = bytes_text.decoder(encoding)
+        # A cell line export's fast path splits has no backslash: in the text form, no escapes.
+        self.fast_decode = str.encode if encoding == "text" else bytes_text.b64_decode
+        name = rename.get(name, name)
         self.table = thrift2.table_name_bytes(name)
         tname = thrift2.split_table_name(name)
         if self.client.tableExists(tname):
             return
-        if not self.create or "descriptor" not in rec:
-            raise ValueError("table %s does not exist and the file has no schema for it "
-                             "(or --no-create was given)" % name)
-        desc = struct_from_json(T.TTableDescriptor, rec["descriptor"])
+        if not self.create:
+            raise ValueError("table %s does not exist (--no-create)" % name)
+        if "descriptor" not in rec:
+            raise ValueError("table %s does not exist and the file has no schema for it" % name)
+        desc = struct_from_json(T.TTableDescriptor, rec["descriptor"], self.decode)
         desc.tableName = tname
-        splits = [B64D(k) for k in rec.get("splits", [])]
+        splits = [self.decode(k) for k in rec.get("splits", [])]
         self.client.createTable(desc, splits or None)
 
-    def cell(self, rec, lineno):
-        self.put_cell(rec["row"], rec["family"], rec["qualifier"], int(rec["timestamp"]),
-                      rec.get("type", "Put"), rec["value"], lineno)
+    def cell(self, rec):
+        for key in ("row", "family", "qualifier", "timestamp", "value"):
+            if key not in rec:
+                raise ValueError('a cell line needs "%s"' % key)
+        for key in ("row", "family", "qualifier", "value"):
+            if not isinstance(rec[key], str):
+                raise ValueError('"%s" must be a string' % key)
+        ts = rec["timestamp"]
+        if not isinstance(ts, int) or isinstance(ts, bool):
+            raise ValueError('"timestamp" must be an integer')
+        self.put_cell(rec["row"], rec["family"], rec["qualifier"], ts, rec.get("type", "Put"),
+                      rec["value"])
 
-    def put_cell(self, row, family, qualifier, timestamp, kind, value, lineno):
-        """Queues one cell (byte fields still in base64) for the next putMultiple."""
+    def put_cell(self, row, family, qualifier, timestamp, kind, value, decode=None):
+        """Queues one cell for the next putMultiple; its byte fields are still encoded, and
+        `decode` (default: the table line's encoding) decodes them."""
         if self.table is None:
-            raise ValueError("line %d: a cell before any table line" % lineno)
+            raise ValueError("a cell before any table line")
         if kind != "Put":
-            raise ValueError("line %d: cells of type %s cannot be imported (only Put)" % (lineno, kind))
-        row = B64D(row)
-        cv = T.TColumnValue(family=B64D(family), qualifier=B64D(qualifier), value=B64D(value),
-                            timestamp=timestamp)
-        if self.puts and self.puts[-1].row == row:
+            raise ValueError("cells of type %s cannot be imported (only Put)" % kind)
+        decode = decode or self.decode
+        same_row = bool(self.puts) and row == self.last_row
+        try:
+            cv = T.TColumnValue(family=decode(family), qualifier=decode(qualifier),
+                                value=decode(value), timestamp=timestamp)
+            if not same_row:
+                put = T.TPut(row=decode(row), columnValues=[cv])
+        except ValueError:
+            for key, text in (("row", row), ("family", family), ("qualifier", qualifier),
+                              ("value", value)):
+                try:
+                    decode(text)
+                except ValueError as e:
+                    raise ValueError("%s: %s" % (key, e))
+            raise
+        if same_row:
             self.puts[-1].columnValues.append(cv)
         else:
-            self.puts.append(T.TPut(row=row, columnValues=[cv]))
+            self.puts.append(put)
+            self.last_row = row
         self.pending += 1
         if self.pending >= self.batch_cells:
             self.flush()
 
     def flush(self):
         if self.puts:
-            self.client.putMultiple(self.table, self.puts)
+            try:
+                self.client.putMultiple(self.table, self.puts)
+            except (T.TIOError, T.TIllegalArgument) as e:
+                raise ValueError("the server refused the cells up to here: %s" % cli.server_error(e))
             self.cells += self.pending
-            self.progress.add(self.pending, self.table.decode("utf-8", "replace"))
+            self.progress.add(self.pending, self.table.decode("utf-8", "replace"), self.done_bytes)
         self.puts = []
         self.pending = 0
 
 
-# A cell line exactly as export writes it, split at its double quotes (base64 has none):
+# A cell line exactly as export writes it, split at its double quotes:
 # {"row":"R","family":"F","qualifier":"Q","timestamp":N,"type":"T","value":"V"}
+# Safe only where no field holds a JSON escape of a quote: base64 has no backslash at all, and
+# the text form's only backslashes start \xHH, which JSON writes as \\xHH.
 _CELL_KEYS = ((1, "row"), (5, "family"), (9, "qualifier"), (13, "timestamp"), (15, "type"),
               (19, "value"))
 
 
 def _split_cell_line(line):
-    """(row, family, qualifier, timestamp, type, value) of a cell line in export's own layout,
-    else None (the caller then parses it as JSON). Several times faster than json.loads."""
+    """(row, family, qualifier, timestamp, type, value, escaped) of a cell line in export's own
+    layout, else None (the caller then parses it as JSON). Several times faster than json.loads.
+    `escaped`: the fields hold \\xHH escapes (so they need the text decoder)."""
+    escaped = "\\" in line
+    if escaped and "\\" in line.replace("\\\\x", ""):
+        return None
     parts = line.split('"')
     if len(parts) != 23 or parts[0] != "{" or parts[22].rstrip() != "}":
         return None
@@ -300,86 +319,150 @@ def _split_cell_line(line):
     ts = parts[14]
     if not (ts.startswith(":") and ts.endswith(",") and ts[1:-1].lstrip("-").isdigit()):
         return None
-    return parts[3], parts[7], parts[11], int(ts[1:-1]), parts[17], parts[21]
+    if escaped:
+        return (parts[3].replace("\\\\", "\\"), parts[7].replace("\\\\", "\\"),
+                parts[11].replace("\\\\", "\\"), int(ts[1:-1]), parts[17],
+                parts[21].replace("\\\\", "\\"), True)
+    return parts[3], parts[7], parts[11], int(ts[1:-1]), parts[17], parts[21], False
 
 
-def import_(client, lines, create=True, rename=None, batch_cells=5000, progress=None):
-    """Reads an export (an iterable of lines) into the server behind `client`: creates missing
-    namespaces and tables (existing ones are left as they are), then puts every cell with its
-    timestamp. Returns the number of cells written."""
+def _json_record(line):
+    try:
+        rec = json.loads(line)
+    except ValueError as e:
+        msg = getattr(e, "msg", None)
+        raise ValueError("not valid JSON (%s at column %d)" % (msg, e.colno) if msg
+                         else "not valid JSON")
+    if not isinstance(rec, dict):
+        raise ValueError("not a JSON object")
+    return rec
+
+
+def _import_numbered(client, numbered, create, rename, batch_cells, progress, source):
+    """numbered: (line number, line, bytes read so far or None). Every mistake in the file is a
+    UserError naming `source` (if given) and the line."""
     importer = _Importer(client, batch_cells, create, progress or Progress("import", quiet=True))
     rename = rename or {}
-    for lineno, line in enumerate(lines, 1):
-        fast = _split_cell_line(line)
-        if fast is not None:
-            importer.put_cell(*fast, lineno)
-            continue
-        if not line.strip():
-            continue
-        rec = json.loads(line)
-        kind = rec.get("kind")
-        if kind is None:
-            importer.cell(rec, lineno)
-        elif kind == "namespace":
-            importer.namespace(rec)
-        elif kind == "table":
-            importer.table_record(rec, rename)
-        else:
-            raise ValueError("line %d: unknown kind %r" % (lineno, kind))
-    importer.flush()
+    lineno = 0
+    try:
+        for lineno, line, done in numbered:
+            importer.done_bytes = done
+            fast = _split_cell_line(line)
+            if fast is not None:
+                importer.put_cell(*fast[:6],
+                                  decode=importer.decode if fast[6] else importer.fast_decode)
+                continue
+            if not line.strip():
+                continue
+            rec = _json_record(line)
+            kind = rec.get("kind")
+            if kind is None:
+                importer.cell(rec)
+            elif kind == "namespace":
+                importer.namespace(rec)
+            elif kind == "table":
+                importer.table_record(rec, rename)
+            else:
+                raise ValueError("unknown kind %s" % json.dumps(kind))
+        importer.flush()
+    except UserError:
+        raise
+    except ValueError as e:
+        raise UserError("%sline %d: %s" % (source + " " if source else "", lineno, e))
+    except (T.TIOError, T.TIllegalArgument) as e:
+        raise UserError("%sline %d: the server refused: %s"
+                        % (source + " " if source else "", lineno, cli.server_error(e)))
+    if importer.done_bytes is not None:
+        importer.progress.done_bytes = importer.done_bytes
     importer.progress.done()
     return importer.cells
 
 
+def import_(client, lines, create=True, rename=None, batch_cells=5000, progress=None, source=None):
+    """Reads an export (an iterable of lines) into the server behind `client`: creates missing
+    namespaces and tables (existing ones are left as they are), then puts every cell with its
+    timestamp. Returns the number of cells written; a mistake in the file is a UserError (a
+    ValueError) naming its line."""
+    numbered = ((n, line, None) for n, line in enumerate(lines, 1))
+    return _import_numbered(client, numbered, create, rename, batch_cells, progress, source)
+
+
+def _decoded_lines(f, name):
+    for lineno, raw, done in cli.read_lines(f, name):
+        try:
+            yield lineno, raw.decode("utf-8"), done
+        except UnicodeDecodeError:
+            raise UserError("%s line %d: not UTF-8 text" % (name, lineno))
+
+
 # ---- command line
 
-def _common(parser):
-    parser.add_argument("--host", default="127.0.0.1", help="Thrift2 server host (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=9091, help="Thrift2 port (default 9091)")
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress line on stderr")
-
-
 def export_main(argv=None):
-    p = argparse.ArgumentParser(prog="hbase-emulator-export",
-                                description="Export HBase tables (schema and cells) as JSON Lines.")
-    _common(p)
+    return cli.run("hbase-emulator-export", _export_cli, argv)
+
+
+def _export_cli(argv):
+    p = cli.Parser(prog="hbase-emulator-export",
+                   description="Export HBase tables (schema and cells) as JSON Lines.")
+    cli.add_connection_args(p)
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
     p.add_argument("-t", "--table", action="append", help="table to export (repeatable; "
                    "default every user table)")
     p.add_argument("--newest", action="store_true", help="only the newest version of each cell")
     p.add_argument("--schema-only", action="store_true", help="namespaces and tables, no cells")
-    p.add_argument("--batch-rows", type=int, default=1000, help="rows per scanner call")
+    p.add_argument("--base64", action="store_true",
+                   help="byte strings in base64 instead of HBase's printable form (\\xHH escapes)")
+    p.add_argument("--batch-rows", type=cli.positive_int, default=1000, help="rows per scanner call")
     args = p.parse_args(argv)
-    out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
+    client = cli.connect(args.host, args.port)
     try:
-        with thrift2.client(args.host, args.port) as c:
-            export(c, out, tables=args.table, max_versions=1 if args.newest else ALL_VERSIONS,
+        out = cli.open_output(args.output)
+        try:
+            export(client, out, tables=args.table, max_versions=1 if args.newest else ALL_VERSIONS,
                    data=not args.schema_only, batch_rows=args.batch_rows,
-                   progress=Progress("export", quiet=args.quiet))
+                   progress=Progress("export", quiet=args.quiet),
+                   encoding="base64" if args.base64 else "text")
+        finally:
+            if out is not sys.stdout:
+                out.close()
     finally:
-        if out is not sys.stdout:
-            out.close()
+        client.close()
     return 0
 
 
 def import_main(argv=None):
-    p = argparse.ArgumentParser(prog="hbase-emulator-import",
-                                description="Import a JSON Lines export into an HBase Thrift2 server.")
-    _common(p)
+    return cli.run("hbase-emulator-import", _import_cli, argv)
+
+
+def _import_cli(argv):
+    p = cli.Parser(prog="hbase-emulator-import",
+                   description="Import a JSON Lines export (text or base64) into an HBase Thrift2 server.")
+    cli.add_connection_args(p)
     p.add_argument("-i", "--input", default="-", help="file to read (default stdin)")
     p.add_argument("--no-create", action="store_true",
                    help="do not create namespaces or tables; fail if a table is missing")
     p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
                    help="import table OLD into NEW (repeatable)")
-    p.add_argument("--batch-cells", type=int, default=5000, help="cells per putMultiple call")
+    p.add_argument("--batch-cells", type=cli.positive_int, default=5000,
+                   help="cells per putMultiple call")
     args = p.parse_args(argv)
-    rename = dict(r.split("=", 1) for r in args.rename)
-    src = sys.stdin if args.input == "-" else open(args.input, "r", encoding="utf-8")
+    rename = {}
+    for r in args.rename:
+        old, sep, new = r.partition("=")
+        if not sep or not old or not new:
+            raise UserError("--rename wants OLD=NEW, not %r" % r, cli.USAGE_EXIT)
+        rename[old] = new
+    f, size, name = cli.open_input(args.input)
     try:
-        with thrift2.client(args.host, args.port) as c:
-            import_(c, src, create=not args.no_create, rename=rename,
-                    batch_cells=args.batch_cells, progress=Progress("import", quiet=args.quiet))
+        client = cli.connect(args.host, args.port)
+        try:
+            _import_numbered(client, _decoded_lines(f, name), create=not args.no_create,
+                             rename=rename, batch_cells=args.batch_cells,
+                             progress=Progress("import", quiet=args.quiet, total_bytes=size),
+                             source=name)
+        finally:
+            client.close()
     finally:
-        if src is not sys.stdin:
-            src.close()
+        if args.input != "-":
+            f.close()
     return 0

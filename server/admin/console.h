@@ -47,6 +47,10 @@ struct ConsoleSources {
   uint16_t admin_port = 0;
   std::vector<ServicePort> services;
   int64_t started_unix_ms = 0;  // wall clock, for "up since"
+  // With --test-controls: Prometheus lines appended to /metrics (triggered faults), and the
+  // recent calls ({"calls": [...], "faults": {...}}) for the /calls and /errors pages.
+  std::function<std::string()> control_metrics;
+  std::function<nlohmann::json(bool errors_only)> recent_calls;
 };
 
 // The admin console: /metrics, /health, /ready, the JSON API under /api/ and the HTML pages,
@@ -60,6 +64,7 @@ struct ConsoleSources {
 //                           one table, heat map /api/tables/<name>?prefix_bytes=&delimiter=
 //   /browse/<name>?start=&prefix=&cursor=&limit=&format=text|hex|long&markers=1
 //                           data browser        /api/tables/<name>/rows?...
+//   /calls, /errors         recent calls and errors (--test-controls only)
 //
 // What one request costs is bounded by storage/limits.h: a page or API answer stops adding
 // cells (or tables) once it would pass admin_page_bytes, and says where it stopped; a browse page

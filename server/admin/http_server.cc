@@ -37,8 +37,8 @@ std::string ErrorPage(int status, const std::string& title, const std::string& d
 // One client connection: read a request, answer it, repeat while kept alive.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, const HttpHandler* handler)
-      : stream_(std::move(socket)), handler_(handler) {}
+  Session(tcp::socket socket, const HttpHandler* handler, const ControlHttpHandler* control)
+      : stream_(std::move(socket)), handler_(handler), control_(control) {}
 
   void Start() { Read(); }
 
@@ -77,6 +77,8 @@ class Session : public std::enable_shared_from_this<Session> {
     const auto& request = parser_->get();
     const bool keep_alive = request.keep_alive();
     head_only_ = request.method() == http::verb::head;
+    const std::string target(request.target());
+    if (IsControlTarget(target)) return RespondControl(request, target, keep_alive);
     if (request.method() != http::verb::get && !head_only_) {
       return Respond(405, "text/html; charset=utf-8",
                      ErrorPage(405, "Method Not Allowed",
@@ -85,11 +87,37 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     HttpReply reply;
     try {
-      reply = (*handler_)("GET", std::string(request.target()));
+      reply = (*handler_)("GET", target);
     } catch (const std::exception& e) {
       LOG(ERROR) << "[admin_http] " << request.target() << " failed: " << e.what();
       reply = {500, "text/html; charset=utf-8",
                ErrorPage(500, "Internal Server Error", "The page could not be built.")};
+    }
+    Respond(reply.status, reply.content_type, std::move(reply.body), keep_alive);
+  }
+
+  // The test controls answer here, never the console: a console page cannot reach them, and
+  // without --test-controls they do not exist.
+  void RespondControl(const http::request<http::string_body>& request, const std::string& target,
+                      bool keep_alive) {
+    if (control_ == nullptr || !*control_) {
+      return Respond(404, "application/json",
+                     "{\"error\": \"no test controls: start the server with --test-controls\", "
+                     "\"status\": 404}\n",
+                     keep_alive);
+    }
+    beast::error_code ec;
+    const auto peer = stream_.socket().remote_endpoint(ec).address();
+    const bool loopback =
+        !ec && (peer.is_loopback() ||
+                (peer.is_v6() && peer.to_v6().is_v4_mapped() &&
+                 asio::ip::make_address_v4(asio::ip::v4_mapped, peer.to_v6()).is_loopback()));
+    HttpReply reply;
+    try {
+      reply = (*control_)(std::string(request.method_string()), target, request.body(), loopback);
+    } catch (const std::exception& e) {
+      LOG(ERROR) << "[admin_http] " << target << " failed: " << e.what();
+      reply = {500, "application/json", "{\"error\": \"internal error\", \"status\": 500}\n"};
     }
     Respond(reply.status, reply.content_type, std::move(reply.body), keep_alive);
   }
@@ -145,6 +173,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   beast::tcp_stream stream_;
   const HttpHandler* const handler_;
+  const ControlHttpHandler* const control_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   bool head_only_ = false;
@@ -152,6 +181,11 @@ class Session : public std::enable_shared_from_this<Session> {
 };
 
 }  // namespace
+
+bool IsControlTarget(const std::string& target) {
+  const std::string path = target.substr(0, target.find('?'));
+  return path == "/control" || path.compare(0, 9, "/control/") == 0;
+}
 
 class HttpServer::Impl {
  public:
@@ -188,6 +222,7 @@ class HttpServer::Impl {
     return true;
   }
 
+  void SetControlHandler(ControlHttpHandler handler) { control_ = std::move(handler); }
   uint16_t port() const { return port_; }
   uint64_t accept_failures() const { return accept_failures_.load(std::memory_order_relaxed); }
 
@@ -208,7 +243,7 @@ class HttpServer::Impl {
       if (ec == asio::error::operation_aborted) return;
       if (!ec || ec == asio::error::connection_aborted) {
         // A connection that went away before it was taken says nothing about the next one.
-        if (!ec) std::make_shared<Session>(std::move(socket), &handler_)->Start();
+        if (!ec) std::make_shared<Session>(std::move(socket), &handler_, &control_)->Start();
         retry_delay_ = std::chrono::milliseconds(0);
         return Accept();
       }
@@ -233,6 +268,7 @@ class HttpServer::Impl {
   const std::string bind_address_;
   const uint16_t requested_port_;
   const HttpHandler handler_;
+  ControlHttpHandler control_;
   asio::io_context io_{1};
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_{io_};
@@ -247,6 +283,9 @@ class HttpServer::Impl {
 HttpServer::HttpServer(std::string bind_address, uint16_t port, HttpHandler handler)
     : impl_(std::make_unique<Impl>(std::move(bind_address), port, std::move(handler))) {}
 HttpServer::~HttpServer() = default;
+void HttpServer::SetControlHandler(ControlHttpHandler handler) {
+  impl_->SetControlHandler(std::move(handler));
+}
 bool HttpServer::Start(std::string* error) { return impl_->Start(error); }
 uint16_t HttpServer::port() const { return impl_->port(); }
 uint64_t HttpServer::accept_failures() const { return impl_->accept_failures(); }

@@ -18,10 +18,20 @@ struct HttpReply {
 // (path and query, still percent-encoded).
 using HttpHandler = std::function<HttpReply(const std::string& method, const std::string& target)>;
 
+// A request under /control/ (the test controls, server/control/): any method, with its body
+// and whether the peer connected from this machine.
+using ControlHttpHandler = std::function<HttpReply(const std::string& method,
+                                                   const std::string& target,
+                                                   const std::string& body, bool loopback_peer)>;
+
+// True for "/control" and every path under "/control/".
+bool IsControlTarget(const std::string& target);
+
 // A small HTTP/1.1 server (Boost.Beast) for the admin console, on one thread of its own so a
 // slow page never holds up a Thrift call. Requests are read with bounded headers (16 KiB) and
 // bodies (64 KiB); what Beast refuses is answered with 431, 413 or 400 before the handler sees
 // it, and only GET and HEAD reach the handler (405 otherwise): the console never changes data.
+// The one exception is /control/, which only a control handler answers (404 without one).
 // Connections are kept alive as the client asks, and closed after 30 s without a request.
 //
 // Start and Stop are called from one controlling thread; Start at most once.
@@ -32,6 +42,8 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
+  // Serves /control/ with `handler` (before Start).
+  void SetControlHandler(ControlHttpHandler handler);
   // Binds and listens; false with *error set when it cannot.
   bool Start(std::string* error);
   // The bound port (useful after asking for port 0). Valid after a successful Start.

@@ -129,7 +129,17 @@ void MethodStats::Record(Outcome outcome, int64_t micros, int64_t now_s) {
 
 Metrics::Metrics() : serial_(next_serial.fetch_add(1)) {}
 
+namespace {
+std::atomic<const storage::Clock*> window_clock{nullptr};
+}  // namespace
+
+void Metrics::SetClock(const storage::Clock* clock) { window_clock.store(clock); }
+
 int64_t Metrics::NowSeconds() {
+  if (const storage::Clock* clock = window_clock.load(std::memory_order_relaxed)) {
+    const int64_t ms = clock->NowMillis();
+    return ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+  }
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
@@ -257,7 +267,7 @@ CallScope::CallScope(Metrics* metrics, std::string_view service, std::string_vie
   // The processor answers a method it does not know with UNKNOWN_METHOD, without throwing.
   failed_ = method_->method == kUnknownMethod;
   start_ = std::chrono::steady_clock::now();
-  now_s_ = std::chrono::duration_cast<std::chrono::seconds>(start_.time_since_epoch()).count();
+  now_s_ = Metrics::NowSeconds();
   uncaught_ = std::uncaught_exceptions();
   current_call = this;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "server/admin/heat_map.h"
+#include "storage/clock.h"
 #include "storage/row_batch.h"
 
 namespace hbemu::server::admin {
@@ -97,6 +98,9 @@ class Metrics {
 
   // Seconds on the monotonic clock, the time base of every window.
   static int64_t NowSeconds();
+  // Windows follow `clock` from now on (the test controls' clock, so moving it ages the heat
+  // map and the call rates); null goes back to the monotonic clock. Before serving only.
+  static void SetClock(const storage::Clock* clock);
 
   // For the per-thread lookup caches in metrics.cc.
   uint64_t serial() const { return serial_; }

@@ -400,6 +400,42 @@ std::string RenderBrowsePage(const json& r, const std::string& format) {
   return Page("Browse " + name, b);
 }
 
+std::string RenderCallsPage(const json& doc, bool errors_only) {
+  std::string body = std::string("<h1>") + (errors_only ? "Recent errors" : "Recent calls") +
+                     "</h1><p><a href=\"/calls\">calls</a> &middot; <a href=\"/errors\">errors</a>"
+                     " &middot; newest first; from the test controls' call log</p>";
+  body += "<table><tr><th>#</th><th>service</th><th>method</th><th>table</th><th>row / range</th>"
+          "<th>arguments</th><th>&micro;s</th><th>outcome</th></tr>";
+  const json& calls = doc.at("calls");
+  for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
+    const json& c = *it;
+    std::string range = c.contains("row") ? E(c["row"]) : "";
+    if (c.contains("stop_row")) range += " .. " + E(c["stop_row"]);
+    if (c.contains("row_count")) range += " (" + E(c["row_count"]) + " rows)";
+    std::string args;
+    for (const char* key : {"filter", "caching", "batch_size", "columns", "scanner_id", "num_rows"}) {
+      if (c.contains(key)) args += std::string(key) + "=" + E(c[key]) + " ";
+    }
+    std::string outcome = E(c["outcome"]);
+    if (c.contains("fault")) outcome += " <span class=\"tag hot\">" + E(c["fault"]) + "</span>";
+    if (c.contains("reason")) outcome += "<br><code>" + E(c["reason"]) + "</code>";
+    body += "<tr>" + Td(E(c["seq"]), true) + Td(E(c["service"])) + Td(E(c["method"])) +
+            Td(c.contains("table") ? E(c["table"]) : "") + Td("<code>" + range + "</code>") +
+            Td("<code>" + args + "</code>") + Td(E(c["duration_us"]), true) + Td(outcome) + "</tr>";
+  }
+  body += "</table>";
+  if (doc.contains("faults")) {
+    body += "<h2>Fault rules</h2><table><tr><th>id</th><th>rule</th><th>triggered</th></tr>";
+    for (const json& r : doc["faults"]["rules"]) {
+      body += "<tr>" + Td(E(r["id"]), true) + Td("<code>" + E(r.dump()) + "</code>") +
+              Td(E(r["triggered"]), true) + "</tr>";
+    }
+    body += "</table><p>Triggered since start: <code>" + E(doc["faults"]["triggered"].dump()) +
+            "</code></p>";
+  }
+  return Page(errors_only ? "Recent errors" : "Recent calls", body);
+}
+
 std::string RenderErrorPage(int status, const std::string& message) {
   return Page(std::to_string(status), "<h1 id=\"error\">" + std::to_string(status) + "</h1><p id=\"error-message\">" +
                                           E(message) + "</p>");

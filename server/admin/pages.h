@@ -14,6 +14,8 @@ std::string RenderTablePage(const nlohmann::json& table);
 // `format`: "text", "hex" or "long" (how values are shown).
 std::string RenderBrowsePage(const nlohmann::json& rows, const std::string& format);
 std::string RenderErrorPage(int status, const std::string& message);
+// The test controls' call log: {"calls": [call...], "faults": {"rules": [...], ...}}.
+std::string RenderCallsPage(const nlohmann::json& calls, bool errors_only);
 
 // Parts of the pages, also used to measure what an entry adds to its page (Console's Measure).
 // One table of /tables: its line in the list and its section below.

@@ -253,6 +253,7 @@ std::string Console::PrometheusText() const {
   w.Sample("process_open_fds", "", process.open_fds);
   w.Family("process_start_time_seconds", "gauge", "Start time of the process since the epoch.");
   w.Sample("process_start_time_seconds", "", sources_.started_unix_ms / 1000.0);
+  if (sources_.control_metrics) return w.str() + sources_.control_metrics();
   return w.str();
 }
 

@@ -161,6 +161,13 @@ HttpReply Console::Route(const std::string& path,
                            });
     return {200, kHtml, RenderBrowsePage(rows, format)};
   }
+  if (path == "/calls" || path == "/errors") {
+    if (!sources_.recent_calls) {
+      throw RequestError{404, "the call log is kept with --test-controls only"};
+    }
+    const bool errors = path == "/errors";
+    return {200, kHtml, RenderCallsPage(sources_.recent_calls(errors), errors)};
+  }
   if (path == "/api/overview") return {200, kJson, JsonText(Overview())};
   if (path == "/api/tables") return {200, kJson, JsonText(Tables())};
   if (StartsWith(path, "/api/tables/")) {

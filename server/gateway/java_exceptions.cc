@@ -27,6 +27,12 @@ const char* JavaExceptionClass(const Status& status) {
       return "org.apache.hadoop.hbase.filter.IncompatibleFilterException";
     case Status::Code::kInvalidFamilyOperation:
       return "org.apache.hadoop.hbase.InvalidFamilyOperationException";
+    case Status::Code::kSnapshotExists:
+      return "org.apache.hadoop.hbase.snapshot.SnapshotExistsException";
+    case Status::Code::kSnapshotNotFound:
+      return "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException";
+    case Status::Code::kSnapshotCreation:
+      return "org.apache.hadoop.hbase.snapshot.SnapshotCreationException";
   }
   return "java.io.IOException";
 }

@@ -128,6 +128,11 @@ size_t ScannerRegistry::size() const {
   return by_id_.size();
 }
 
+void ScannerRegistry::ClockChanged() {
+  std::lock_guard<std::mutex> lock(mu_);
+  timer_cv_.notify_all();
+}
+
 void ScannerRegistry::SetNextIdForTesting(int32_t id) {
   std::lock_guard<std::mutex> lock(mu_);
   next_id_ = id;

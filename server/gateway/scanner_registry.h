@@ -54,6 +54,9 @@ class ScannerRegistry {
   // Of those, the ones closed for the limit.
   uint64_t evicted() const { return evicted_.load(std::memory_order_relaxed); }
 
+  // The clock was moved (test controls): the timer looks at once for scanners it expired.
+  void ClockChanged();
+
   // Test hook: the next id Add will try.
   void SetNextIdForTesting(int32_t id);
 

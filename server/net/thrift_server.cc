@@ -60,6 +60,7 @@ class ThriftServer::Impl {
         static_cast<size_t>(limits.retained_buffer_bytes);
     core_.write_timeout_ms = limits.write_timeout_ms;
     core_.session_config.stats = &core_.stats;
+    core_.session_config.hook = core_.config.call_hook;
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
     core_.thrift_config = std::make_shared<TConfiguration>(

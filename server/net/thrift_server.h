@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "server/net/call_hook.h"
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
 
@@ -33,6 +34,9 @@ struct ThriftServerConfig {
   // closed, as HBase's thread-pool server does (hbase.thrift.server.socket.read.timeout).
   // 0 keeps idle connections forever.
   int64_t idle_timeout_ms = 60000;
+  // Sees every call before and after it runs (the test controls); null for none. Outlives the
+  // server.
+  CallHook* call_hook = nullptr;
 };
 
 // Serves one Thrift service over TCP. Boost.Asio owns sockets; each connection's WireSession

@@ -110,7 +110,7 @@ class WireSession::Call {
   // Returns an empty string, or why the message could not be processed (the stream cannot be
   // trusted past it).
   std::string Run(apache::thrift::TProcessor* processor, const uint8_t* message, size_t length,
-                  WireProtocol protocol, size_t reserve, const std::string& peer) {
+                  WireProtocol protocol, size_t reserve, const std::string& peer, CallHook* hook) {
     input_->Observe(message, length);
     StartReply(reserve);
     const int p = static_cast<int>(protocol);
@@ -128,17 +128,47 @@ class WireSession::Call {
       binary_in_->SetLimits(limit);
       in = binary_in_;
     }
+    // The one branch a call pays when the test controls are off.
+    std::unique_ptr<HookedCall> hooked;
+    if (hook != nullptr && hook->active()) {
+      hooked = hook->Before(message, length, protocol, peer);
+      if (hooked && hooked->action() != HookedCall::Action::kRun) return RunFault(*hooked, protocol, reserve);
+    }
+    std::string error;
     try {
       if (!processor->process(in, out_[p], nullptr)) {
-        return "processor refused the message (not a call?)";
+        error = "processor refused the message (not a call?)";
       }
     } catch (const std::exception& e) {
       // Typically arguments that do not decode.
-      return e.what();
+      error = e.what();
     } catch (...) {
-      return "unknown exception from processor";
+      error = "unknown exception from processor";
     }
-    MapUndeclaredException(protocol, reserve, peer);
+    if (!error.empty()) {
+      if (hooked) hooked->Finish(nullptr, 0, error);
+      return error;
+    }
+    const std::string undeclared = MapUndeclaredException(protocol, reserve, peer);
+    if (hooked) {
+      Span out = reply();
+      hooked->Finish(out.data + reserve, out.size - reserve, undeclared);
+      if (hooked->close_after()) {
+        return "connection closed by a test-controls fault after the call was applied";
+      }
+    }
+    return "";
+  }
+
+  // A call the hook answers itself: a failure reply, or a close before it runs.
+  std::string RunFault(HookedCall& hooked, WireProtocol protocol, size_t reserve) {
+    if (hooked.action() == HookedCall::Action::kCloseBefore) {
+      hooked.Finish(nullptr, 0, "");
+      return "connection closed by a test-controls fault before the call ran";
+    }
+    hooked.WriteFailure(out_[static_cast<int>(protocol)].get());
+    Span out = reply();
+    hooked.Finish(out.data + reserve, out.size - reserve, "");
     return "";
   }
 
@@ -177,19 +207,21 @@ class WireSession::Call {
   // The generated C++ processor reports an undeclared handler exception as
   // TApplicationException(UNKNOWN, e.what()); HBase's Java server (and so its clients) use
   // INTERNAL_ERROR with a fixed text.
-  void MapUndeclaredException(WireProtocol protocol, size_t reserve, const std::string& peer) {
+  // Returns what the undeclared exception said (empty when the reply is not one).
+  std::string MapUndeclaredException(WireProtocol protocol, size_t reserve,
+                                     const std::string& peer) {
     Span out = reply();
-    if (out.size <= reserve) return;  // oneway: no reply at all
+    if (out.size <= reserve) return "";  // oneway: no reply at all
     // The message type sits at a fixed offset, so an ordinary reply is let through unparsed.
     const uint8_t* message = out.data + reserve;
     const size_t length = out.size - reserve;
     if (protocol == WireProtocol::kBinary && LooksBinary(message, length, 0) && length >= 4 &&
         message[3] != apache::thrift::protocol::T_EXCEPTION) {
-      return;
+      return "";
     }
     if (protocol == WireProtocol::kCompact && LooksCompact(message, length, 0) && length >= 2 &&
         ((message[1] >> 5) & 0x07) != apache::thrift::protocol::T_EXCEPTION) {
-      return;
+      return "";
     }
     std::string method;
     int32_t seqid = 0;
@@ -200,12 +232,12 @@ class WireSession::Call {
       auto reader = MakeProtocol(protocol, view);
       TMessageType type;
       reader->readMessageBegin(method, type, seqid);
-      if (type != apache::thrift::protocol::T_EXCEPTION) return;
+      if (type != apache::thrift::protocol::T_EXCEPTION) return "";
       original.read(reader.get());
     } catch (const std::exception&) {
-      return;  // not ours to judge; send it as the processor wrote it
+      return "";  // not ours to judge; send it as the processor wrote it
     }
-    if (original.getType() != TApplicationException::UNKNOWN) return;
+    if (original.getType() != TApplicationException::UNKNOWN) return original.what();
     // Mostly bad client input (HBase answers it the same way), so not an ERROR.
     LOG(WARNING) << "[wire_session] " << method << " from " << peer
                  << " failed with an undeclared exception: " << original.what();
@@ -216,6 +248,7 @@ class WireSession::Call {
     writer->writeMessageBegin(method, apache::thrift::protocol::T_EXCEPTION, seqid);
     mapped.write(writer.get());
     writer->writeMessageEnd();
+    return original.what();
   }
 
 
@@ -409,7 +442,7 @@ WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WirePr
                                    size_t consume) {
   const bool http = format_->transport == WireTransport::kHttp;
   const size_t reserve = format_->transport == WireTransport::kFramed ? kFrameHeaderBytes : 0;
-  std::string error = call_->Run(processor_, message, length, protocol, reserve, peer_);
+  std::string error = call_->Run(processor_, message, length, protocol, reserve, peer_, config_.hook);
   if (!error.empty()) {
     if (!http) return Close(error + Hint(buffer_.get() + begin_, buffered()));
     // HTTP frames each request itself, so the connection stays usable after a bad body.

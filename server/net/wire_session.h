@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "server/net/call_hook.h"
 #include "server/net/message_skimmer.h"
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
@@ -33,6 +34,9 @@ struct WireSessionConfig {
   size_t retained_buffer_bytes = static_cast<size_t>(Limits{}.retained_buffer_bytes);
   // Where this port's traffic is counted; null counts nothing. Outlives the session.
   WireStats* stats = nullptr;
+  // Sees every call before and after it runs (the test controls); null for none. Outlives the
+  // session.
+  CallHook* hook = nullptr;
 };
 
 // The protocol side of one client connection, without a socket: it takes received bytes, tells

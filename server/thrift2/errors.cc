@@ -2,6 +2,7 @@
 
 #include "THBaseService_types.h"
 #include "server/admin/metrics.h"
+#include "server/gateway/failure_reason.h"
 #include "server/gateway/java_exceptions.h"
 
 namespace hbemu::server::thrift2_errors {
@@ -31,6 +32,7 @@ void ThrowTIOError(const std::string& message, bool can_retry) {
 void ThrowIfError(const Status& status) {
   if (status.ok()) return;
   admin::NoteCallFailed();
+  NoteFailureReason(std::string(JavaExceptionClass(status)) + ": " + status.message());
   if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
   // Exceptions raised on the region server (a missing family, DoNotRetryIOException) reach the
   // gateway as RemoteException text: class first, which clients search for. A
@@ -48,6 +50,7 @@ void ThrowIfError(const Status& status) {
 
 void ThrowIfMasterError(const Status& status) {
   if (status.ok()) return;
+  NoteFailureReason(std::string(JavaExceptionClass(status)) + ": " + status.message());
   if (status.code() == Status::Code::kInvalidArgument) throw ApplicationError(status.ToString());
   ThrowTIOError(std::string(JavaExceptionClass(status)) + ": " + status.message(),
                 CanRetry(status));

@@ -1,8 +1,9 @@
 // Filtered vs unfiltered scan cost over the same data (not a test; not in CTest).
 //   build/tests/filter_scan_bench [rows]      (default 200000)
 // Loads `rows` rows of three columns into an in-memory store, then times full-table scans:
-// unfiltered, a selective ValueFilter, a selective SingleColumnValueFilter, and a PrefixFilter
-// row filter; each is the best of a few runs. Prints each cost and its ratio to unfiltered.
+// unfiltered, a selective ValueFilter, a selective SingleColumnValueFilter, a PrefixFilter
+// row filter, and three composites (AND, OR inside AND, WHILE over SKIP); each is the best of a
+// few runs. Prints each cost and its ratio to unfiltered.
 
 #include <algorithm>
 #include <chrono>
@@ -92,7 +93,12 @@ int main(int argc, char** argv) {
   for (const char* filter :
        {"ValueFilter(=, 'binary:rare')",
         "SingleColumnValueFilter('f', 'category', =, 'binary:rare', true, true)",
-        "ValueFilter(=, 'regexstring:^rare$')", "PrefixFilter('user0001')"}) {
+        "ValueFilter(=, 'regexstring:^rare$')", "PrefixFilter('user0001')",
+        // Lists and wrappers: what evaluating a composite costs per cell.
+        "PrefixFilter('user') AND ValueFilter(=, 'binary:rare')",
+        "(ValueFilter(=, 'binary:rare') OR ValueFilter(=, 'binary:img')) AND "
+        "QualifierFilter(=, 'binary:category')",
+        "WHILE SKIP ValueFilter(!=, 'binary:none')"}) {
     const Run r = Best(store.get(), filter);
     std::printf("%-66s %8.1f ms  rows=%-7zu ratio=%.2f\n", filter, r.seconds * 1e3, r.rows,
                 r.seconds / base.seconds);

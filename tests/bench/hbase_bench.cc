@@ -55,6 +55,7 @@
 #include "tests/bench/bench_harness.h"
 #include "tests/bench/bystander_rows.h"
 #include "tests/bench/filter_rows.h"
+#include "tests/bench/snapshot_rows.h"
 #include "tests/bench/thrift2_rows.h"
 #include "tests/bench/transport_rows.h"
 #include "storage/key_format.h"
@@ -102,6 +103,7 @@ struct Options {
   bool growth = true;
   bool disk = true;
   bool filters_only = false;  // only the filter rows (tests/bench/filter_rows.h)
+  bool snapshots_only = false;  // only the snapshot rows (tests/bench/snapshot_rows.h)
   std::string server;
   // Derived from quick.
   double seconds = 3.0;     // per timed run
@@ -201,6 +203,7 @@ struct Emulator {
   pid_t pid = -1;
   int port = 0;
   int thrift2_port = 0;  // 0 when the server serves Thrift1 only
+  int admin_port = 0;
   int out_fd = -1;
   double ready_ms = 0;
   std::string data_dir;
@@ -224,11 +227,13 @@ struct Emulator {
 };
 
 // Starts the server on a free port and waits for its readiness line.
-std::unique_ptr<Emulator> StartEmulator(const std::string& binary, bool in_memory) {
+std::unique_ptr<Emulator> StartEmulator(const std::string& binary, bool in_memory,
+                                        const std::vector<std::string>& extra_args = {}) {
   auto e = std::make_unique<Emulator>();
   // The admin connection sits idle while other workloads run, often past HBase's 60 s idle
   // timeout, which the server copies; a benchmark has no reason to reconnect.
   std::vector<std::string> args = {binary, "--port", "0", "--idle-timeout-ms", "0"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   if (in_memory) {
     args.push_back("--in-memory");
   } else {
@@ -281,6 +286,11 @@ std::unique_ptr<Emulator> StartEmulator(const std::string& binary, bool in_memor
       if (thrift2 != std::string::npos) {
         const std::string t2 = line.substr(thrift2 + 9, line.find(' ', thrift2 + 9) - thrift2 - 9);
         e->thrift2_port = std::stoi(t2.substr(t2.rfind(':') + 1));
+      }
+      const size_t admin = line.find(" admin=");
+      if (admin != std::string::npos) {
+        const std::string a = line.substr(admin + 7, line.find(' ', admin + 7) - admin - 7);
+        e->admin_port = std::stoi(a.substr(a.rfind(':') + 1));
       }
       return e;
     }
@@ -544,6 +554,66 @@ double Percentile(std::vector<uint32_t>& v, double p) {
   return v[k] / 1000.0;
 }
 
+// POSTs a JSON body to the admin port (the test controls); exits unless it is answered 200.
+void PostControl(int admin_port, const std::string& path, const std::string& body) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(admin_port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const std::string request = "POST " + path + " HTTP/1.1\r\nHost: bench\r\nContent-Length: " +
+                              std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+  std::string reply;
+  if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
+      write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
+    char buf[4096];
+    for (ssize_t got; (got = read(fd, buf, sizeof(buf))) > 0;) reply.append(buf, got);
+  }
+  if (fd >= 0) close(fd);
+  if (reply.rfind("HTTP/1.1 200", 0) != 0) {
+    fprintf(stderr, "hbase_bench: POST %s failed: %s\n", path.c_str(), reply.c_str());
+    exit(1);
+  }
+}
+
+// What the test controls' call log costs a getRow and a mutateRow (one connection): a server
+// started with --test-controls, its log on and then off, against the suite's server (no flag),
+// same data, same run.
+void AddCallLogRows(const Options& o, int port, uint64_t n, std::vector<Row>* rows) {
+  auto controlled = StartEmulator(o.server, true, {"--test-controls"});
+  Client admin(controlled->port);
+  CreateTable(admin, "bench");
+  CreateTable(admin, "writes");
+  LoadRows(admin, "bench", 0, n, RowKey);
+  const pid_t measured = g_server_pid;
+  g_server_pid = controlled->pid;
+  std::function<void(Client&, int, uint64_t)> get_op = [n](Client& c, int, uint64_t i) {
+    std::vector<th::TRowResult> out;
+    c.hbase->getRow(out, "bench", RowKey((i * 2654435761u) % n), kNoAttributes);
+  };
+  std::function<void(Client&, int, uint64_t)> put_op = [](Client& c, int t, uint64_t i) {
+    th::Mutation m;
+    m.column = kColumn;
+    m.value = Value(i);
+    m.isDelete = false;
+    c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
+  };
+  for (const bool log_on : {true, false}) {
+    PostControl(controlled->admin_port, "/control/calls/enable",
+                log_on ? "{\"enabled\": true}" : "{\"enabled\": false}");
+    const std::string how = log_on ? "call log on" : "controls, log off";
+    for (const auto& [name, op] : {std::make_pair("getRow", &get_op), std::make_pair("mutateRow", &put_op)}) {
+      Progress("[mem] %s, %s", name, how.c_str());
+      auto [s, r, cpu] = BestOf(
+          o.rounds, [&] { return RunTimed(controlled->port, 1, o.seconds, *op); },
+          [&] { return RunTimed(port, 1, o.seconds, *op); });
+      rows->push_back({std::string(name) + ", " + how + " [mem] (calls)", s, r,
+                       "no --test-controls", 0, cpu});
+    }
+  }
+  g_server_pid = measured;
+}
+
 void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::vector<Row>* rows,
               Extras* extras) {
   const std::string mode = in_memory ? "mem" : "disk";
@@ -662,6 +732,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
                      s, r, "do-nothing TThreadedServer", 0.8, cpu});
   }
 
+  if (in_memory) AddCallLogRows(o, port, n, rows);
   if (in_memory) AddLargeMessageRows(port, mode, o.rounds, rows);
   if (in_memory && emu->thrift2_port > 0) AddFilterRows(port, emu->thrift2_port, o.rounds, rows);
   if (in_memory) AddBystanderRows({port, mode, n, o.seconds, o.rounds, RowKey}, rows);
@@ -846,6 +917,8 @@ int main(int argc, char** argv) {
       o.disk = false;
     } else if (a == "--filters-only") {
       o.filters_only = true;
+    } else if (a == "--snapshots-only") {
+      o.snapshots_only = true;
     } else if (a == "--rounds" && i + 1 < argc) {
       rounds_override = std::atoi(argv[++i]);
     } else if (a == "--seconds" && i + 1 < argc) {
@@ -857,7 +930,7 @@ int main(int argc, char** argv) {
     } else {
       fprintf(stderr,
               "usage: %s [--quick] [--no-growth] [--no-disk] [--cells N] [--rounds N] [--seconds S]"
-              " [--server PATH] [--filters-only]\n",
+              " [--server PATH] [--filters-only] [--snapshots-only]\n",
               argv[0]);
       return 2;
     }
@@ -886,6 +959,12 @@ int main(int argc, char** argv) {
   printf("machine: %u cores; every ratio is against a reference measured in this run\n",
          std::thread::hardware_concurrency());
   fflush(stdout);
+  if (o.snapshots_only) {
+    std::vector<Row> rows;
+    AddSnapshotRows(o.rounds, o.disk, &rows);
+    PrintTable(rows);
+    return 0;
+  }
   if (o.filters_only) {
     auto emu = StartEmulator(o.server, true);
     g_server_pid = emu->pid;
@@ -899,6 +978,7 @@ int main(int argc, char** argv) {
   Extras extras;
   RunSuite(o, true, null_server, &rows, &extras);
   if (o.disk) RunSuite(o, false, null_server, &rows, &extras);
+  AddSnapshotRows(o.rounds, o.disk, &rows);
   PrintTable(rows);
 
   printf("\ngetRow latency, 1 connection, in memory: p50 %.1f us, p99 %.1f us"

@@ -28,6 +28,32 @@ TEST(ServerOptionsTest, WithoutModeFlagsEveryModeIsDetected) {
   EXPECT_EQ(options.scanner_timeout_ms, 120000);
 }
 
+TEST(ServerOptionsTest, TestControlsAreOffByDefaultAndLoopbackOnlyUnlessForced) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({}, &options, &error)) << error;
+  EXPECT_FALSE(options.test_controls);
+  ASSERT_TRUE(Parse({"--test-controls"}, &options, &error)) << error;
+  EXPECT_TRUE(options.test_controls);
+  EXPECT_FALSE(options.test_controls_remote);
+
+  for (const std::vector<std::string>& bind :
+       {std::vector<std::string>{"--bind", "0.0.0.0"}, {"--admin-bind", "10.1.2.3"}}) {
+    ServerOptions refused;
+    std::vector<std::string> args = bind;
+    args.push_back("--test-controls");
+    EXPECT_FALSE(Parse(args, &refused, &error));
+    EXPECT_NE(error.find("--test-controls-remote"), std::string::npos) << error;
+    ServerOptions forced;
+    args.back() = "--test-controls-remote";
+    ASSERT_TRUE(Parse(args, &forced, &error)) << error;
+    EXPECT_TRUE(forced.test_controls && forced.test_controls_remote);
+  }
+  ServerOptions no_admin;
+  EXPECT_FALSE(Parse({"--test-controls", "--no-admin"}, &no_admin, &error));
+  EXPECT_NE(error.find("--no-admin"), std::string::npos) << error;
+}
+
 TEST(ServerOptionsTest, FramedAndCompactInsistOnTheirModes) {
   ServerOptions options;
   std::string error;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -72,13 +73,13 @@ void ExpectLimitError(const Status& s, const std::string& limit) {
 
 TEST(FilterLimitsTest, DefaultsAreTheLimitsModules) {
   const Limits defaults;
-  EXPECT_EQ(defaults.filter_depth, 128);
+  EXPECT_EQ(defaults.filter_depth, 512);
   EXPECT_EQ(defaults.filter_string_bytes, 4 << 20);
   EXPECT_EQ(defaults.filter_count, 200000);
   // ParseFilterString without limits reads the limits in force.
   std::shared_ptr<const Filter> f;
-  EXPECT_OK(ParseFilterString(NestedLists(128), &f));
-  ExpectLimitError(ParseFilterString(NestedLists(129), &f), "filter_depth");
+  EXPECT_OK(ParseFilterString(NestedLists(512), &f));
+  ExpectLimitError(ParseFilterString(NestedLists(513), &f), "filter_depth");
 }
 
 TEST(FilterLimitsTest, StringAtTheByteLimitParsesAndOneByteMoreIsRefused) {
@@ -215,11 +216,12 @@ void RunOnStack(size_t bytes, const std::function<void()>& body) {
   pthread_attr_destroy(&attr);
 }
 
-// Every shape at the default limit (128): parse, clone, reverse, restart, scan forward and
-// reversed over a pre-split table, get, and destroy, all on a 256 KiB stack. The ASan build
-// (scripts/test.sh) runs this too, where frames are several times larger.
-TEST(FilterDepthTest, DeepestDefaultTreesRunOnA256KiBStack) {
-  const int64_t depth = Limits().filter_depth;
+// Every shape `depth` levels deep: parse, clone, reverse, restart, ToString, scans forward and
+// reversed over a pre-split table (seek hints through nested lists too), a get, and
+// destruction, all on a 256 KiB stack. Nothing recurses per level, so the depth does not matter
+// to the stack; the ASan build (scripts/test.sh), whose frames are several times larger, runs
+// this too.
+void RunEveryShapeOnASmallStack(int64_t depth, const Limits& limits) {
   std::string mixed;  // SKIP, WHILE and both list kinds taking turns, one level each
   for (int64_t i = 0; i < depth; ++i) {
     switch (i % 4) {
@@ -229,10 +231,16 @@ TEST(FilterDepthTest, DeepestDefaultTreesRunOnA256KiBStack) {
       case 3: mixed += std::string(kLeaf) + " OR ("; break;
     }
   }
-  mixed += kLeaf + std::string(static_cast<size_t>(depth), ')');
+  const size_t levels = static_cast<size_t>(depth);
+  mixed += kLeaf + std::string(levels, ')');
+  // Over table "t" (one column f:q), every shape passes every row whole.
   const std::vector<std::string> shapes = {
-      NestedLists(depth, "AND"), NestedLists(depth, "OR"), AlternatingLists(depth),
-      Repeat("SKIP ", depth) + kLeaf, Repeat("WHILE ", depth) + kLeaf, mixed};
+      NestedLists(levels, "AND"), NestedLists(levels, "OR"), AlternatingLists(levels),
+      Repeat("SKIP ", levels) + kLeaf, Repeat("WHILE ", levels) + kLeaf, mixed};
+  // Over table "h" (columns f:a and f:q), seek hints come up through every level to skip f:a.
+  std::string hints;
+  for (size_t i = 0; i < levels; ++i) hints += i % 2 ? "ColumnPrefixFilter('q') OR (" : "ColumnPrefixFilter('q') AND (";
+  hints += "ColumnPrefixFilter('q')" + std::string(levels, ')');
 
   bool finished = false;
   RunOnStack(256 << 10, [&] {
@@ -243,15 +251,22 @@ TEST(FilterDepthTest, DeepestDefaultTreesRunOnA256KiBStack) {
     table.families = {testutil::Family("f")};
     table.split_keys = {"r3", "r6"};
     ASSERT_OK(store->CreateTable("t", table));
+    ASSERT_OK(store->CreateTable("h", table));
     for (const char* r : {"r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8"}) {
       ASSERT_OK(store->Mutate("t", testutil::Row(r, {testutil::PutOp("f", "q", 1, r)})));
+      ASSERT_OK(store->Mutate("h", testutil::Row(r, {testutil::PutOp("f", "a", 1, r),
+                                                     testutil::PutOp("f", "q", 1, r)})));
     }
-    for (const std::string& text : shapes) {
+    std::vector<std::pair<std::string, const std::string*>> runs;
+    for (const std::string& text : shapes) runs.emplace_back("t", &text);
+    runs.emplace_back("h", &hints);
+    for (const auto& [table_name, text] : runs) {
       std::shared_ptr<const Filter> parsed;
-      ASSERT_OK(ParseFilterString(text, &parsed)) << text.substr(0, 60);
+      ASSERT_OK(ParseFilterString(*text, limits, &parsed)) << text->substr(0, 60);
       std::unique_ptr<Filter> copy = parsed->Clone();
       copy->SetReversed(true);
       copy->Restart();
+      copy->Reset();
       EXPECT_FALSE(copy->ToString().empty());
       copy.reset();
       for (bool reversed : {false, true}) {
@@ -259,20 +274,35 @@ TEST(FilterDepthTest, DeepestDefaultTreesRunOnA256KiBStack) {
         scan.reversed = reversed;
         scan.read.filter = parsed;
         std::unique_ptr<Scanner> scanner;
-        ASSERT_OK(store->OpenScanner("t", scan, &scanner));
+        ASSERT_OK(store->OpenScanner(table_name, scan, &scanner));
         std::vector<RowResult> rows;
         ASSERT_OK(scanner->Next(100, &rows));
-        EXPECT_EQ(rows.size(), 8u) << text.substr(0, 60) << (reversed ? " reversed" : "");
+        ASSERT_EQ(rows.size(), 8u) << text->substr(0, 60) << (reversed ? " reversed" : "");
+        for (const RowResult& row : rows) {
+          ASSERT_EQ(row.cells.size(), 1u);
+          EXPECT_EQ(row.cells[0].qualifier, "q");
+        }
       }
       ReadSpec get;
       get.filter = parsed;
       RowResult row;
-      ASSERT_OK(store->Get("t", "r4", get, &row));
+      ASSERT_OK(store->Get(table_name, "r4", get, &row));
       EXPECT_EQ(row.cells.size(), 1u);
     }
     finished = true;
   });
   EXPECT_TRUE(finished);
+}
+
+TEST(FilterDepthTest, DeepestTreesTheDefaultAllowsRunOnA256KiBStack) {
+  const Limits defaults;
+  RunEveryShapeOnASmallStack(defaults.filter_depth, defaults);
+}
+
+TEST(FilterDepthTest, TreesFortyTimesDeeperRunOnA256KiBStackUnderARaisedLimit) {
+  Limits raised;
+  raised.filter_depth = 20480;
+  RunEveryShapeOnASmallStack(raised.filter_depth, raised);
 }
 
 }  // namespace

@@ -76,6 +76,40 @@ TEST_F(HttpServerTest, WritesAreRefusedWith405) {
   EXPECT_EQ(calls_, 0);
 }
 
+TEST_F(HttpServerTest, ControlPathsAreNotFoundWithoutAControlHandler) {
+  const std::string r = Exchange(server_->port(),
+                                 "POST /control/clock/freeze HTTP/1.1\r\nHost: a\r\n"
+                                 "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+  EXPECT_EQ(r.rfind("HTTP/1.1 404", 0), 0u) << r;
+  EXPECT_NE(r.find("--test-controls"), std::string::npos) << r;
+  EXPECT_EQ(calls_, 0);  // the console never sees a control path
+}
+
+TEST(HttpServerControlTest, ControlPathsGoToTheControlHandlerWithMethodBodyAndPeer) {
+  int console_calls = 0;
+  HttpServer server("127.0.0.1", 0, [&](const std::string&, const std::string&) {
+    ++console_calls;
+    return HttpReply{200, "text/plain", "console"};
+  });
+  server.SetControlHandler([](const std::string& method, const std::string& target,
+                              const std::string& body, bool loopback_peer) {
+    return HttpReply{200, "application/json",
+                     method + " " + target + " " + body + (loopback_peer ? " local" : " remote")};
+  });
+  std::string error;
+  ASSERT_TRUE(server.Start(&error)) << error;
+  const std::string r = Exchange(server.port(),
+                                 "POST /control/x?a=1 HTTP/1.1\r\nHost: a\r\n"
+                                 "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+  EXPECT_NE(r.find("POST /control/x?a=1 {} local"), std::string::npos) << r;
+  // Other paths stay read-only console pages.
+  const std::string write = Exchange(server.port(),
+                                     "POST /api/tables HTTP/1.1\r\nHost: a\r\n"
+                                     "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+  EXPECT_EQ(write.rfind("HTTP/1.1 405", 0), 0u) << write;
+  EXPECT_EQ(console_calls, 0);
+}
+
 TEST_F(HttpServerTest, HugeHeadersAreRefusedWith431) {
   const std::string r = Exchange(server_->port(), "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " +
                                                       std::string(64 * 1024, 'x') + "\r\n\r\n");

@@ -1,0 +1,83 @@
+#include "server/control/call_log.h"
+
+#include <gtest/gtest.h>
+
+#include "storage/limits.h"
+
+namespace hbemu::server::control {
+namespace {
+
+CallRecord Record(const std::string& method, const std::string& table, bool error = false) {
+  CallRecord r;
+  r.service = "thrift1";
+  r.call.method = method;
+  r.call.table = table;
+  r.error = error;
+  if (error) r.error_message = "boom";
+  return r;
+}
+
+class ScopedLimits {
+ public:
+  explicit ScopedLimits(const Limits& limits) : saved_(CurrentLimits()) { SetLimits(limits); }
+  ~ScopedLimits() { SetLimits(saved_); }
+
+ private:
+  Limits saved_;
+};
+
+TEST(CallLogTest, QueriesBySinceTableMethodAndErrors) {
+  CallLog log;
+  log.Add(Record("getRow", "a"));
+  const uint64_t mark = log.Mark();
+  log.Add(Record("mutateRow", "a", true));
+  log.Add(Record("getRow", "b"));
+  EXPECT_EQ(mark, 1u);
+  EXPECT_EQ(log.Query({}).size(), 3u);
+  CallQuery since;
+  since.since = mark;
+  ASSERT_EQ(log.Query(since).size(), 2u);
+  EXPECT_EQ(log.Query(since)[0].call.method, "mutateRow");  // oldest first
+  CallQuery by_table;
+  by_table.table = "a";
+  EXPECT_EQ(log.Query(by_table).size(), 2u);
+  CallQuery by_method;
+  by_method.method = "getRow";
+  EXPECT_EQ(log.Query(by_method).size(), 2u);
+  CallQuery errors;
+  errors.errors_only = true;
+  ASSERT_EQ(log.Query(errors).size(), 1u);
+  EXPECT_EQ(log.Query(errors)[0].ToJson()["reason"], "boom");
+}
+
+TEST(CallLogTest, KeepsTheNewestCallsWithinItsCountAndByteLimits) {
+  Limits limits;
+  limits.call_log_calls = 3;
+  ScopedLimits scoped(limits);
+  CallLog log;
+  for (int i = 0; i < 5; ++i) log.Add(Record("m" + std::to_string(i), "t"));
+  const auto calls = log.Query({});
+  ASSERT_EQ(calls.size(), 3u);
+  EXPECT_EQ(calls.front().call.method, "m2");
+  EXPECT_EQ(log.dropped(), 2u);
+
+  limits.call_log_calls = 1000;
+  limits.call_log_bytes = static_cast<int64_t>(Record("m", "t").Bytes()) * 2 + 100;
+  SetLimits(limits);
+  CallLog small;
+  for (int i = 0; i < 10; ++i) small.Add(Record("m", "t"));
+  EXPECT_LE(small.bytes(), static_cast<size_t>(limits.call_log_bytes));
+  EXPECT_EQ(small.size(), 2u);
+}
+
+TEST(CallLogTest, ClearEmptiesButMarksKeepCounting) {
+  CallLog log;
+  log.Add(Record("a", "t"));
+  log.Clear();
+  EXPECT_EQ(log.size(), 0u);
+  log.Add(Record("b", "t"));
+  EXPECT_EQ(log.Mark(), 2u);
+}
+
+}  // namespace
+}  // namespace hbemu::server::control
