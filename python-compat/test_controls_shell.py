@@ -17,11 +17,11 @@ def shell(server, *commands):
     if not binary.is_file():
         pytest.skip("hbase-shell is not built next to the server")
     process = server.process
-    argv = [str(binary), "--port", str(process.port), "--thrift2-port", str(process.thrift2_port)]
+    argv = [str(binary), "--host", process.host, "--port", str(process.port),
+            "--thrift2-port", str(process.thrift2_port), "--admin-port", str(process.ports["admin"])]
     for c in commands:
         argv += ["-e", c]
-    env = dict(os.environ, HBASE_EMULATOR_ADMIN="%s:%d" % (process.host, process.ports["admin"]))
-    return subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60)
 
 
 def json_documents(text):

@@ -439,3 +439,12 @@ def test_getRegionInfo_of_a_key_naming_no_table_answers_the_nearest_region_befor
     info = t1.getRegionInfo(full + b"0,row,99999999999999")
     assert (info.startKey, info.endKey) == (b"m", b"")
     assert info.name == t1.getTableRegions(full)[-1].name
+
+
+@pytest.mark.parametrize("bad", [b"bad name", b".dot", b"x!"])
+def test_table_exists_with_an_illegal_name_is_an_internal_error(t2, bad):
+    # HBase's gateway builds a TableName first, which refuses the name: no answer, no false.
+    with pytest.raises(TApplicationException) as e:
+        t2.tableExists(TTableName(ns=b"default", qualifier=bad))
+    assert e.value.type == TApplicationException.INTERNAL_ERROR
+    assert e.value.message == "Internal error processing tableExists"

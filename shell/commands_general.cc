@@ -29,6 +29,14 @@ void Status(CommandContext& ctx) {
   std::snprintf(load, sizeof(load), "%.4f", static_cast<double>(regions) / n);
   ctx.out.Line("1 active master, 0 backup masters, " + std::to_string(n) + " servers, 0 dead, " +
                load + " average load");
+  std::string format = ctx.args.empty() ? "summary" : ctx.args[0].ToS();
+  if (format != "summary") {
+    // 'simple', 'detailed', 'replication', 'tasks' list per-server metrics HBase's master
+    // collects; Thrift carries none of them.
+    ctx.out.Line("status '" + format +
+                 "': hbase-emulator reports no per-server metrics over Thrift; the summary above "
+                 "is all there is");
+  }
 }
 
 void Version(CommandContext& ctx) {
@@ -41,7 +49,7 @@ void AddGeneralCommands(CommandTable* t) {
   CommandSpec status;
   status.group = "general";
   status.help = "Show cluster status (regions and region servers seen through Thrift).\n"
-                "  hbase> status";
+                "  hbase> status\n  hbase> status 'simple'  (this shell has no per-server metrics)";
   status.run = Status;
   (*t)["status"] = status;
 
@@ -52,14 +60,14 @@ void AddGeneralCommands(CommandTable* t) {
   (*t)["version"] = version;
 
   CommandSpec exit;
-  exit.group = "general";
+  exit.group = "hbase-shell";
   exit.help = "Leave the shell.\n  hbase> exit";
   exit.timed = false;
   exit.run = [](CommandContext&) {};
   (*t)["exit"] = exit;
 
   CommandSpec help;
-  help.group = "general";
+  help.group = "hbase-shell";
   help.help = "Show help: all commands, or one command's usage.\n  hbase> help\n"
               "  hbase> help 'get'";
   help.timed = false;
@@ -68,7 +76,19 @@ void AddGeneralCommands(CommandTable* t) {
     if (!ctx.args.empty()) {
       std::string name = ctx.args[0].ToS();
       auto it = t->find(name);
-      if (it == t->end()) throw ShellError("Unknown command '" + name + "'");
+      if (it == t->end()) {
+        // help 'ddl': every command of a group, as HBase's shell prints a group.
+        bool found = false;
+        for (const auto& [command, spec] : *t) {
+          if (spec.group != name) continue;
+          ctx.out.Line("Command: " + command);
+          ctx.out.Line(spec.help);
+          ctx.out.Line("");
+          found = true;
+        }
+        if (!found) throw ShellError("Unknown command '" + name + "'");
+        return;
+      }
       ctx.out.Line(it->second.help);
       return;
     }
@@ -76,9 +96,15 @@ void AddGeneralCommands(CommandTable* t) {
                  "), HBase's shell syntax over Thrift.");
     ctx.out.Line("Type 'help \"COMMAND\"' for help on a specific command.");
     ctx.out.Line("");
+    ctx.out.Line("COMMAND GROUPS:");
     std::map<std::string, std::vector<std::string>> groups;
     for (const auto& [name, spec] : *t) groups[spec.group].push_back(name);
-    for (const char* g : {"general", "ddl", "namespace", "dml"}) {
+    // HBase's group order; "hbase-shell" holds what only this shell has (exit, help, reset).
+    for (const char* g : {"general", "ddl", "namespace", "dml", "tools", "replication",
+                          "snapshots", "configuration", "quotas", "security", "procedures",
+                          "visibility labels", "rsgroup", "storefiletracker", "hbase-shell",
+                          "test controls (hbase-emulator --test-controls)"}) {
+      if (groups[g].empty()) continue;
       std::string line = "  Group name: " + std::string(g) + "\n  Commands: ";
       for (size_t i = 0; i < groups[g].size(); ++i) line += (i ? ", " : "") + groups[g][i];
       ctx.out.Line(line);

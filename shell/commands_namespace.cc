@@ -4,6 +4,7 @@
 
 #include "shell/descriptors.h"
 #include "shell/shell.h"
+#include "storage/schema.h"
 
 namespace hbemu::shell {
 namespace {
@@ -13,6 +14,13 @@ namespace t2 = hbemu::thrift2;
 void CreateNamespace(CommandContext& ctx) {
   t2::TNamespaceDescriptor desc;
   desc.name = StringArg(ctx, 0, "namespace");
+  // Checked in the client, as HBase's admin does before the master call (which HBase's Thrift2
+  // gateway would retry for minutes); the real shell prints the wrapping IOException and cause.
+  storage::Status valid = storage::ValidateNamespaceName(desc.name);
+  if (!valid.ok()) {
+    throw ShellError("java.io.IOException: " + valid.message() +
+                     "\nCaused by: java.lang.IllegalArgumentException: " + valid.message());
+  }
   if (ctx.args.size() > 1 && ctx.args[1].IsHash()) {
     std::map<std::string, std::string> conf;
     for (const auto& [k, v] : ctx.args[1].pairs) conf[k.ToS()] = v.ToS();
@@ -33,6 +41,7 @@ void DescribeNamespace(CommandContext& ctx) {
   text += "}";
   ctx.out.Header("DESCRIPTION");
   ctx.out.Row(text);
+  ctx.out.Line("Quota is disabled");
 }
 
 void ListNamespace(CommandContext& ctx) {
@@ -57,6 +66,7 @@ void ListNamespaceTables(CommandContext& ctx) {
   ctx.out.Header("TABLE");
   for (const auto& q : qualifiers) ctx.out.Row(q);
   ctx.out.Footer();
+  ctx.out.Return(InspectList(qualifiers));
 }
 
 }  // namespace

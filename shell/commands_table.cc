@@ -4,10 +4,12 @@
 // expresses exactly.
 
 #include <regex>
+#include <set>
 
 #include "shell/bytes_text.h"
 #include "shell/descriptors.h"
 #include "shell/shell.h"
+#include "storage/schema.h"
 
 namespace hbemu::shell {
 namespace {
@@ -53,10 +55,66 @@ void Create(CommandContext& ctx) {
     }
   }
   if (families.empty()) throw ShellError("Table must have at least one column family");
+  // The Java client checks the name (TableName.valueOf) before any call, with these texts;
+  // HBase's Thrift gateway would only answer "Internal error processing createTable".
+  storage::TableName parsed;
+  storage::Status valid = storage::ParseTableName(table, &parsed);
+  if (!valid.ok()) throw ShellError(valid.message());
   desc.__set_columns(families);
   for (const auto& n : notes) ctx.out.Line(n);
   ctx.connection.Thrift2().createTable(desc, splits);
   ctx.out.Line("Created table " + table);
+  ctx.out.Return("Hbase::Table - " + table);
+}
+
+// Table attributes HBase names in TABLE_ATTRIBUTES (TableDescriptorBuilder's reserved keys);
+// every other key is METADATA.
+const std::set<std::string>& ReservedTableKeys() {
+  static const std::set<std::string> kKeys = {
+      "MAX_FILESIZE", "READONLY", "COMPACTION_ENABLED", "SPLIT_ENABLED", "MERGE_ENABLED",
+      "MEMSTORE_FLUSHSIZE", "DURABILITY", "REGION_REPLICATION", "REGION_MEMSTORE_REPLICATION",
+      "NORMALIZATION_ENABLED", "NORMALIZER_TARGET_REGION_COUNT", "NORMALIZER_TARGET_REGION_SIZE_MB",
+      "PRIORITY", "FLUSH_POLICY", "SPLIT_POLICY"};
+  return kKeys;
+}
+
+// "134217728 B (128MB)", as HBase's PrettyPrinter prints a byte size.
+std::string ByteSizeText(const std::string& value) {
+  long long n = 0;
+  try {
+    n = std::stoll(value);
+  } catch (...) {
+    return value;
+  }
+  static const char* kUnits[] = {"B", "KB", "MB", "GB", "TB"};
+  int unit = 0;
+  long long v = n;
+  while (unit < 4 && v >= 1024 && v % 1024 == 0) {
+    v /= 1024;
+    ++unit;
+  }
+  if (unit == 0) return value + " B";
+  return value + " B (" + std::to_string(v) + kUnits[unit] + ")";
+}
+
+// "t, {TABLE_ATTRIBUTES => {MAX_FILESIZE => '...', METADATA => {'k' => 'v'}}}" or just "t".
+std::string DescribeTable(const std::string& table, const t2::TTableDescriptor& desc) {
+  std::string reserved;
+  std::string metadata;
+  for (const auto& [k, v] : desc.attributes) {
+    if (k == "IS_META" && v == "false") continue;  // a default, not printed
+    if (ReservedTableKeys().count(k)) {
+      std::string text = (k == "MAX_FILESIZE" || k == "MEMSTORE_FLUSHSIZE") ? ByteSizeText(v) : v;
+      reserved += (reserved.empty() ? "" : ", ") + k + " => '" + text + "'";
+    } else {
+      metadata += (metadata.empty() ? "" : ", ") + ("'" + k + "' => '" + v + "'");
+    }
+  }
+  if (!metadata.empty()) {
+    reserved += (reserved.empty() ? "" : ", ") + ("METADATA => {" + metadata + "}");
+  }
+  if (reserved.empty()) return table;
+  return table + ", {TABLE_ATTRIBUTES => {" + reserved + "}}";
 }
 
 int RegionCount(CommandContext& ctx, const std::string& table) {
@@ -69,6 +127,7 @@ void Alter(CommandContext& ctx) {
   std::string table = TableArg(ctx);
   auto& client = ctx.connection.Thrift2();
   t2::TTableName name = TableNameOf(table);
+  if (!client.tableExists(name)) throw ShellError("Can't find a table: " + table);
   if (ctx.args.size() < 2) throw ShellError("There should be at least one argument but the table name");
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     const Value& a = ctx.args[i];
@@ -87,7 +146,20 @@ void Alter(CommandContext& ctx) {
         const Value* method = a.Find("METHOD");
         remove = method && method->ToS() == "delete";
       } else {
-        throw ShellError("Table-level attributes cannot be changed over Thrift: " + a.Inspect());
+        // Table attributes: alter 't', MAX_FILESIZE => '134217728', METADATA => {'k' => 'v'}
+        for (const auto& [k, v] : a.pairs) {
+          std::string key = k.ToS();
+          if (key == "METADATA" && v.IsHash()) {
+            for (const auto& [mk, mv] : v.pairs) desc.attributes[mk.ToS()] = mv.ToS();
+          } else if (ReservedTableKeys().count(key)) {
+            desc.attributes[key] = v.ToS();
+          } else {
+            throw ShellError("Unknown table attribute " + key);
+          }
+        }
+        desc.__isset.attributes = true;
+        client.modifyTable(desc);
+        continue;
       }
     } else {
       throw ShellError("Don't know how to handle " + a.Inspect());
@@ -128,17 +200,19 @@ void Describe(CommandContext& ctx) {
   std::string table = TableArg(ctx);
   auto& client = ctx.connection.Thrift2();
   t2::TTableName name = TableNameOf(table);
+  if (!client.tableExists(name)) throw ShellError("Table " + table + " does not exist.");
   t2::TTableDescriptor desc;
   client.getTableDescriptor(desc, name);
   bool enabled = client.isTableEnabled(name);
   ctx.out.Header("Table " + table + " is " + (enabled ? "ENABLED" : "DISABLED"));
-  ctx.out.Row(table);
+  ctx.out.Row(DescribeTable(table, desc));
   ctx.out.Header("COLUMN FAMILIES DESCRIPTION");
   for (const auto& f : desc.columns) {
     ctx.out.Row(DescribeFamily(f));
     ctx.out.Line("");
   }
   ctx.out.Footer();
+  ctx.out.Line("Quota is disabled");  // no quotas here, as in an HBase without hbase.quota.enabled
 }
 
 // Table names as HBase's list shows them: default-namespace tables without a prefix.
@@ -158,31 +232,46 @@ void List(CommandContext& ctx) {
     throw ShellError("Illegal regular expression " + pattern + ": " + e.what());
   }
   ctx.out.Header("TABLE");
+  std::vector<std::string> listed;
   for (const auto& name : TableNames(ctx)) {
-    if (std::regex_match(name, re)) ctx.out.Row(name);
+    if (std::regex_match(name, re)) {
+      ctx.out.Row(name);
+      listed.push_back(name);
+    }
   }
   ctx.out.Footer();
+  ctx.out.Return(InspectList(listed));
 }
 
 void Exists(CommandContext& ctx) {
   std::string table = TableArg(ctx);
   bool exists = ctx.connection.Thrift2().tableExists(TableNameOf(table));
   ctx.out.Line("Table " + table + (exists ? " does exist" : " does not exist"));
+  ctx.out.Return(exists ? "true" : "false");
 }
 
 void IsEnabled(CommandContext& ctx) {
   bool enabled = ctx.connection.Thrift1().isTableEnabled(TableArg(ctx));
   ctx.out.Line(enabled ? "true" : "false");
+  ctx.out.Return(enabled ? "true" : "false");
 }
 
 void IsDisabled(CommandContext& ctx) {
   bool enabled = ctx.connection.Thrift1().isTableEnabled(TableArg(ctx));
   ctx.out.Line(enabled ? "false" : "true");
+  ctx.out.Return(enabled ? "false" : "true");
 }
 
-void Disable(CommandContext& ctx) { ctx.connection.Thrift1().disableTable(TableArg(ctx)); }
+// HBase's shell disables (enables) only a table that is not already so: a repeat is silent.
+void Disable(CommandContext& ctx) {
+  std::string table = TableArg(ctx);
+  if (ctx.connection.Thrift1().isTableEnabled(table)) ctx.connection.Thrift1().disableTable(table);
+}
 
-void Enable(CommandContext& ctx) { ctx.connection.Thrift1().enableTable(TableArg(ctx)); }
+void Enable(CommandContext& ctx) {
+  std::string table = TableArg(ctx);
+  if (!ctx.connection.Thrift1().isTableEnabled(table)) ctx.connection.Thrift1().enableTable(table);
+}
 
 void Drop(CommandContext& ctx) {
   std::string table = TableArg(ctx);
@@ -215,8 +304,10 @@ void GetSplits(CommandContext& ctx) {
   }
   std::sort(splits.begin(), splits.end());
   ctx.out.Line("Total number of splits = " + std::to_string(splits.size() + 1));
-  if (splits.empty()) ctx.out.Line("");  // Ruby's `puts []` prints an empty line
-  for (const auto& s : splits) ctx.out.Line(ToStringBinary(s));
+  std::vector<std::string> printed;
+  for (const auto& s : splits) printed.push_back(ToStringBinary(s));
+  for (const auto& s : printed) ctx.out.Line(s);
+  ctx.out.Return(InspectList(printed));
 }
 
 // Every user table as "ns:t" (or "t" in the default namespace), sorted.
@@ -238,10 +329,23 @@ std::vector<std::string> UserTables(CommandContext& ctx) {
 // drops every table and every namespace but default and hbase.
 void Reset(CommandContext& ctx) {
   bool drop = false;
+  bool force = false;
   if (!ctx.args.empty()) {
     const Value* d = ctx.args[0].IsHash() ? ctx.args[0].Find("DROP") : nullptr;
-    if (d == nullptr) throw ShellError("reset takes no arguments but {DROP => true}");
-    drop = d->kind == Value::Kind::kBool && d->boolean;
+    const Value* f = ctx.args[0].IsHash() ? ctx.args[0].Find("FORCE") : nullptr;
+    if (d == nullptr && f == nullptr) {
+      throw ShellError("reset takes no arguments but {DROP => true, FORCE => true}");
+    }
+    drop = d && d->kind == Value::Kind::kBool && d->boolean;
+    force = f && f->kind == Value::Kind::kBool && f->boolean;
+  }
+  // A reset meant for a test server must not empty a real cluster that answers on the port.
+  if (!force && !ctx.connection.IsEmulator()) {
+    const auto& o = ctx.connection.options();
+    throw ShellError("the server at " + o.host + ":" + std::to_string(o.thrift2_port) +
+                     " is not hbase-emulator (it serves hbase:meta, as a real HBase does); "
+                     "reset refuses to " + (drop ? "drop" : "empty") +
+                     " its tables. Use reset FORCE => true to do it anyway.");
   }
   auto& client = ctx.connection.Thrift2();
   std::vector<std::string> tables = UserTables(ctx);
@@ -318,10 +422,14 @@ void AddTableCommands(CommandTable* t) {
   add("reset", Reset,
       "Not in HBase's shell: empty every user table, keeping schemas and splits; with\n"
       "DROP => true drop every table and every namespace but default and hbase.\n"
-      "  hbase> reset\n  hbase> reset DROP => true");
+      "  hbase> reset\n  hbase> reset DROP => true\n"
+      "Only against hbase-emulator; FORCE => true also runs it against a real HBase.");
   (*t)["reset"].subject = Subject::kNone;
+  (*t)["reset"].group = "hbase-shell";
   add("get_splits", GetSplits,
       "Get the splits of the named table:\n  hbase> get_splits 't1'\n  hbase> get_splits 'ns1:t1'");
+  // HBase lists these with the data commands.
+  for (const char* name : {"truncate", "truncate_preserve", "get_splits"}) (*t)[name].group = "dml";
 }
 
 }  // namespace hbemu::shell

@@ -65,4 +65,15 @@ hbemu::thrift2::THBaseServiceClient& Connection::Thrift2() {
   return *client2_;
 }
 
+bool Connection::IsEmulator() {
+  hbemu::thrift2::TGet get;
+  get.row = "hbase-shell-probe";
+  try {
+    Thrift2().exists("hbase:meta", get);
+    return false;
+  } catch (const hbemu::thrift2::TIOError&) {
+    return true;
+  }
+}
+
 }  // namespace hbemu::shell

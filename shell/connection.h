@@ -35,6 +35,12 @@ class Connection {
 
   const ConnectionOptions& options() const { return options_; }
 
+  // Whether the Thrift2 gateway is hbase-emulator rather than a real HBase: HBase serves reads
+  // of its catalog table hbase:meta (a get of a row that is not there is an empty result); the
+  // emulator keeps its catalog outside tables and answers TableNotFound. Throws when the
+  // gateway cannot be reached.
+  bool IsEmulator();
+
  private:
   struct Side;
   std::unique_ptr<Side> Open(int port);

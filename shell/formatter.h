@@ -25,6 +25,15 @@ class Formatter {
   // A plain line.
   void Line(const std::string& text) { out_ << text << "\n"; }
 
+  // The command's Ruby return value as irb echoes it after the timing ("=> 6"), in interactive
+  // sessions only; commands whose Ruby method returns nil do not call this.
+  void Return(const std::string& inspect) {
+    return_value_ = inspect;
+    has_return_ = true;
+  }
+  bool has_return() const { return has_return_; }
+  const std::string& return_value() const { return return_value_; }
+
   std::ostream& stream() { return out_; }
   long rows() const { return rows_; }
 
@@ -34,6 +43,8 @@ class Formatter {
   std::ostream& out_;
   int width_;  // 0: not a terminal
   long rows_ = 0;
+  bool has_return_ = false;
+  std::string return_value_;
 };
 
 // The terminal's width when `fd` is one, else 0.

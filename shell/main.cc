@@ -3,16 +3,19 @@
 // -e, a script file or stdin, stopping with a non-zero status at the first error.
 
 #include <editline/readline.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "shell/cell_format.h"
 #include "shell/shell.h"
 #include "shell/version.h"
 
@@ -31,6 +34,10 @@ const char kUsage[] =
     "  --timeout-ms N        socket timeout (default 60000)\n"
     "  -e, --execute CMD     run CMD (repeatable) and exit; non-zero status on the first error\n"
     "  -n, --non-interactive read commands from stdin even when it is a terminal\n"
+    "  --transcript          run the script file as `hbase shell FILE` does: echo each\n"
+    "                        command after the prompt, print errors and go on\n"
+    "  -D KEY=VALUE          a setting, as HBase's shell takes it; known:\n"
+    "                        hbase.shell.timestamp.format.epoch=true (epoch millis)\n"
     "  --version             print the version, the commit built from and library versions\n"
     "  -h, --help            this text\n"
     "Without -e or a script file, commands are read from stdin: interactively with line\n"
@@ -53,11 +60,72 @@ std::string HistoryPath() {
   return home ? std::string(home) + "/.hbase_shell_history" : std::string();
 }
 
-int Interactive(Shell& shell) {
+// Which server the session talks to: a shell that can `reset` must not leave that in doubt.
+std::string ServerLine(Connection& connection) {
+  const ConnectionOptions& o = connection.options();
+  std::string where = o.host + " (Thrift1 " + std::to_string(o.port) + ", Thrift2 " +
+                      std::to_string(o.thrift2_port) + ")";
+  try {
+    return "Server: " + where +
+           (connection.IsEmulator() ? ", hbase-emulator" : ", not hbase-emulator (a real HBase)");
+  } catch (const std::exception& e) {
+    return "Server: " + where + ", not reachable now: " + e.what();
+  }
+}
+
+// Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell.
+volatile sig_atomic_t g_interrupted = 0;
+void OnInterrupt(int) { g_interrupted = 1; }
+
+// Tab completion: command names at the start of the line, table names elsewhere.
+Shell* g_shell = nullptr;
+Connection* g_connection = nullptr;
+std::vector<std::string> g_candidates;
+
+char* NextCandidate(const char* text, int state) {
+  static size_t index;
+  if (state == 0) index = 0;
+  size_t length = std::strlen(text);
+  while (index < g_candidates.size()) {
+    const std::string& c = g_candidates[index++];
+    if (c.compare(0, length, text) == 0) return strdup(c.c_str());
+  }
+  return nullptr;
+}
+
+char** Complete(const char* text, int start, int) {
+  g_candidates.clear();
+  std::string before(rl_line_buffer, start);
+  rl_completion_append_character = ' ';
+  if (before.find_first_not_of(" \t") == std::string::npos) {
+    g_candidates = g_shell->CommandNames();
+  } else {
+    rl_completion_append_character = '\0';  // the user closes the quote
+    try {
+      g_connection->Thrift1().getTableNames(g_candidates);
+    } catch (const std::exception&) {
+      // no server, no table names: nothing to offer
+    }
+  }
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  return rl_completion_matches(text, NextCandidate);
+}
+
+int Interactive(Shell& shell, Connection& connection) {
   std::string history = HistoryPath();
   using_history();
+  g_shell = &shell;
+  g_connection = &connection;
+  rl_attempted_completion_function = Complete;
+  rl_catch_signals = 0;
+  struct sigaction action {};
+  action.sa_handler = OnInterrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: the terminal read returns and readline with it
+  sigaction(SIGINT, &action, nullptr);
   if (!history.empty()) read_history(history.c_str());
   std::cout << "HBase Shell (hbase-emulator " << kShellVersion << ")\n"
+            << ServerLine(connection) << "\n"
             << "Type \"help\" for the commands, \"exit\" to leave.\n";
   int line_number = 1;
   std::string pending;
@@ -65,7 +133,14 @@ int Interactive(Shell& shell) {
     char prompt[32];
     std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", line_number,
                   pending.empty() ? '>' : '*');
+    g_interrupted = 0;
     char* raw = readline(prompt);
+    if (g_interrupted) {  // Ctrl-C: drop the line (and a command still open), prompt again
+      std::free(raw);
+      std::cout << "^C\n";
+      pending.clear();
+      continue;
+    }
     if (raw == nullptr) {  // Ctrl-D
       std::cout << "\n";
       break;
@@ -91,6 +166,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> commands;
   std::string script;
   bool force_script = false;
+  bool transcript = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char* flag) -> std::string {
@@ -131,6 +207,14 @@ int main(int argc, char** argv) {
       options.timeout_ms = std::atoi(value("--timeout-ms").c_str());
     } else if (arg == "-e" || arg == "--execute") {
       commands.push_back(value("-e"));
+    } else if (arg == "--transcript") {
+      transcript = true;
+    } else if (arg == "-D" || (arg.rfind("-D", 0) == 0 && arg.size() > 2)) {
+      std::string setting = arg == "-D" ? value("-D") : arg.substr(2);
+      size_t eq = setting.find('=');
+      std::string key = setting.substr(0, eq);
+      std::string val = eq == std::string::npos ? "" : setting.substr(eq + 1);
+      if (key == "hbase.shell.timestamp.format.epoch") SetTimestampFormatEpoch(val == "true");
     } else if (arg == "-n" || arg == "--non-interactive") {
       force_script = true;
     } else if (!arg.empty() && arg[0] == '-') {
@@ -147,6 +231,7 @@ int main(int argc, char** argv) {
   Connection connection(options);
   if (!commands.empty() || !script.empty()) {
     Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
+    shell.set_transcript(transcript);
     for (const auto& c : commands) {
       std::istringstream in(c);
       if (shell.RunScript(in) != 0) return 1;
@@ -158,13 +243,15 @@ int main(int argc, char** argv) {
         std::cerr << "hbase-shell: cannot read " << script << "\n";
         return 2;
       }
-      return shell.RunScript(in);
+      int rc = shell.RunScript(in);
+      if (rc != 0) std::cerr << "  at line " << shell.failed_line() << " of " << script << "\n";
+      return rc;
     }
     return 0;
   }
   if (!force_script && isatty(STDIN_FILENO)) {
     Shell shell(&connection, std::cout, std::cerr, /*interactive=*/true);
-    return Interactive(shell);
+    return Interactive(shell, connection);
   }
   Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
   return shell.RunScript(std::cin);

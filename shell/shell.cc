@@ -9,6 +9,8 @@
 
 #include <thrift/transport/TTransportException.h>
 
+#include "storage/schema.h"
+
 namespace hbemu::shell {
 
 namespace t1 = hbemu::thrift;
@@ -57,22 +59,55 @@ int64_t IntOf(const Value& v, const char* what) {
   throw ShellError(std::string(what) + " must be an Integer, got " + v.Inspect());
 }
 
+std::string InspectList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += Value::String(items[i]).Inspect();
+  }
+  return out + "]";
+}
+
 Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool interactive)
     : connection_(connection), out_(out), err_(err), interactive_(interactive) {
+  AddClusterCommands(&commands_);
   AddTableCommands(&commands_);
   AddNamespaceCommands(&commands_);
   AddDataCommands(&commands_);
   AddGeneralCommands(&commands_);
+  AddAdminCommands(&commands_);
   AddControlCommands(&commands_);
   AddSnapshotCommands(&commands_);
 }
 
 namespace {
 
+// The first bare constant in `v` that HBase's shell does not define, or "".
+std::string UnknownConstant(const Value& v) {
+  if (v.IsString() && v.constant && !IsShellConstant(v.text)) return v.text;
+  for (const auto& item : v.items) {
+    std::string name = UnknownConstant(item);
+    if (!name.empty()) return name;
+  }
+  for (const auto& [k, val] : v.pairs) {
+    std::string name = UnknownConstant(k);
+    if (name.empty()) name = UnknownConstant(val);
+    if (!name.empty()) return name;
+  }
+  return "";
+}
+
 std::string FirstLine(const std::string& s) {
   size_t nl = s.find('\n');
   std::string line = nl == std::string::npos ? s : s.substr(0, nl);
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  // Thrift1 repeats a region server exception's class ("C: C: text"); the Java client's
+  // exception, which HBase's shell prints, names it once.
+  size_t sep = line.find(": ");
+  if (sep != std::string::npos && sep > 0) {
+    std::string prefix = line.substr(0, sep + 2);
+    if (line.compare(sep + 2, prefix.size(), prefix) == 0) line.erase(0, prefix.size());
+  }
   return line;
 }
 
@@ -114,31 +149,21 @@ std::string Shell::Translate(const std::string& name, const CommandSpec& spec,
   }
   if (Names(message, "TableExistsException")) return "Table already exists: " + first + "!";
   if (Names(message, "NamespaceExistException")) {
-    return "org.apache.hadoop.hbase.NamespaceExistException: " + first;
+    return "org.apache.hadoop.hbase.NamespaceExistException: Namespace " + first + " already exists";
+  }
+  if (Names(message, "TableNotEnabledException") ||
+      FirstLine(message).find(" is disabled.") != std::string::npos) {
+    return "Table " + first + " is disabled!";
   }
   try {
     if (name == "create_namespace" && NamespaceExists(*connection_, first)) {
-      return "org.apache.hadoop.hbase.NamespaceExistException: " + first;
+      return "org.apache.hadoop.hbase.NamespaceExistException: Namespace " + first + " already exists";
     }
   } catch (const std::exception&) {
   }
-  if (name == "put" && (Names(message, "NoSuchColumnFamilyException") ||
-                        (message.find("Column family") != std::string::npos &&
-                         message.find("does not exist") != std::string::npos))) {
-    // HBase's shell answers a put to a missing family with the families there are.
-    try {
-      t2::TTableDescriptor desc;
-      size_t colon = first.find(':');
-      t2::TTableName table;
-      if (colon != std::string::npos) table.__set_ns(first.substr(0, colon));
-      table.qualifier = colon == std::string::npos ? first : first.substr(colon + 1);
-      connection_->Thrift2().getTableDescriptor(desc, table);
-      std::string valid;
-      for (const auto& f : desc.columns) valid += (valid.empty() ? "" : ", ") + f.name + ":*";
-      return "Unknown column family! Valid column names: " + valid;
-    } catch (const std::exception&) {
-    }
-  }
+  // A missing family: HBase's shell prints the region server's exception as it came (put, get,
+  // scan); the server's first line is that text.
+  if (Names(message, "NoSuchColumnFamilyException")) return FirstLine(message);
   // A server that sends the bare text: ask it what is missing, as the Java exception would say.
   try {
     if (spec.subject == Subject::kTable && !first.empty()) {
@@ -178,7 +203,29 @@ bool Shell::Execute(const std::string& text) {
   if (command.name == "desc") it = commands_.find("describe");
   if (command.name == "quit") it = commands_.find("exit");
   if (it == commands_.end()) {
-    err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+    if (interactive_) {
+      // irb's report of a NameError; no timing, as the command never ran.
+      out_ << "Traceback (most recent call last):\nNameError (undefined local variable or method `"
+           << command.name << "' for #<HBaseReceiver:0x00000000>)\n";
+    } else {
+      err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+    }
+    return false;
+  }
+  // Commands only this shell has (reset, the test controls) take constants of their own.
+  const std::string& group = it->second.group;
+  bool own = group == "hbase-shell" || group.rfind("test controls", 0) == 0;
+  for (const auto& arg : command.args) {
+    if (own) break;
+    // Ruby evaluates the arguments before the command runs: an unknown constant fails there.
+    std::string name = UnknownConstant(arg);
+    if (name.empty()) continue;
+    if (interactive_) {
+      out_ << "Traceback (most recent call last):\nNameError (uninitialized constant "
+           << "HBaseReceiver::" << name << ")\n";
+    } else {
+      err_ << "ERROR: uninitialized constant " << name << "\n";
+    }
     return false;
   }
   const CommandSpec& spec = it->second;
@@ -191,6 +238,16 @@ bool Shell::Execute(const std::string& text) {
   auto start = std::chrono::steady_clock::now();
   std::string failure;
   try {
+    // (create checks its name after its families, as HBase's admin does; a name with a comma is
+    // a region name, which flush and compact also take.)
+    if (spec.subject == Subject::kTable && it->first != "create" && !command.args.empty() &&
+        command.args[0].IsString() && command.args[0].text.find(',') == std::string::npos) {
+      // The Java client makes a TableName of the argument before any call; an illegal name
+      // fails there with TableName's text (HBase's gateways would answer "Internal error").
+      storage::TableName parsed;
+      storage::Status valid = storage::ParseTableName(command.args[0].text, &parsed);
+      if (!valid.ok()) throw ShellError(valid.message());
+    }
     spec.run(ctx);
   } catch (const ShellError& e) {
     failure = e.what();
@@ -227,6 +284,9 @@ bool Shell::Execute(const std::string& text) {
     out_ << "\nERROR: " << failure << "\n\nFor usage try 'help \"" << it->first << "\"'\n\n";
   }
   if (spec.timed) out_ << took_line;
+  if (interactive_ && failure.empty() && formatter.has_return()) {
+    out_ << "=> " << formatter.return_value() << "\n";
+  }
   out_.flush();
   if (!failure.empty() && !interactive_) err_ << "ERROR: " << failure << "\n" << std::flush;
   return failure.empty();
@@ -235,16 +295,31 @@ bool Shell::Execute(const std::string& text) {
 int Shell::RunScript(std::istream& in) {
   std::string pending;
   std::string line;
+  int number = 0;
+  int first = 0;  // the line the pending command began on
   while (std::getline(in, line)) {
+    ++number;
+    if (echo_) {
+      char prompt[32];
+      std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", number, pending.empty() ? '>' : '*');
+      out_ << prompt << line << "\n";
+    }
+    if (pending.empty()) first = number;
     pending += pending.empty() ? line : "\n" + line;
     if (NeedsMoreInput(pending)) continue;
     std::string text;
     text.swap(pending);
-    if (!Execute(text) && !interactive_) return 1;
+    if (!Execute(text) && !interactive_) {
+      failed_line_ = first;
+      return 1;
+    }
     if (exit_requested_) return 0;
   }
   if (!pending.empty()) {
-    if (!Execute(pending) && !interactive_) return 1;
+    if (!Execute(pending) && !interactive_) {
+      failed_line_ = first;
+      return 1;
+    }
   }
   return 0;
 }

@@ -44,6 +44,9 @@ void AddTableCommands(CommandTable* table);
 void AddNamespaceCommands(CommandTable* table);
 void AddDataCommands(CommandTable* table);
 void AddGeneralCommands(CommandTable* table);
+void AddAdminCommands(CommandTable* table);
+// Added first: a group file that implements one of these cluster commands replaces it.
+void AddClusterCommands(CommandTable* table);
 void AddControlCommands(CommandTable* table);  // hbase-emulator's test controls
 void AddSnapshotCommands(CommandTable* table);  // commands_snapshot.cc
 
@@ -63,6 +66,26 @@ class Shell {
 
   bool exit_requested() const { return exit_requested_; }
 
+  // Every command name, sorted (tab completion).
+  std::vector<std::string> CommandNames() const {
+    std::vector<std::string> names;
+    for (const auto& [name, spec] : commands_) names.push_back(name);
+    return names;
+  }
+
+  // `hbase shell FILE`: each command is echoed after irb's prompt ("hbase:007:0> put ..."), an
+  // error is printed as in an interactive session and the script goes on. Golden transcripts
+  // are taken this way from both shells.
+  void set_transcript(bool on) {
+    echo_ = on;
+    if (on) interactive_ = true;
+  }
+  // Echo each command after the prompt, errors still stopping the script (--init's log).
+  void set_echo(bool on) { echo_ = on; }
+
+  // The script line (1-based) where the command that stopped RunScript began; 0 if none did.
+  int failed_line() const { return failed_line_; }
+
   // For --init scripts run again over kept data: `create` of a table and `create_namespace` of a
   // namespace that already exist print a note and succeed instead of failing.
   void set_keep_existing(bool keep) { keep_existing_ = keep; }
@@ -77,6 +100,8 @@ class Shell {
   bool interactive_;
   bool exit_requested_ = false;
   bool keep_existing_ = false;
+  bool echo_ = false;
+  int failed_line_ = 0;
   CommandTable commands_;
 };
 
@@ -92,5 +117,10 @@ ColumnName ParseColumn(const std::string& column);
 const Value& Arg(const CommandContext& ctx, size_t i, const char* what);
 std::string StringArg(const CommandContext& ctx, size_t i, const char* what);
 int64_t IntOf(const Value& v, const char* what);
+// A FILTER string checked by the filter parser before it is sent; throws ShellError with
+// ParseFilter's message ("Filter Name X not supported") as HBase's shell prints it.
+std::string CheckFilterString(const std::string& text);
+// Ruby's inspect of an Array of Strings: ["a", "b"].
+std::string InspectList(const std::vector<std::string>& items);
 
 }  // namespace hbemu::shell

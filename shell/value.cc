@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <set>
 
 namespace hbemu::shell {
 
@@ -290,6 +291,7 @@ class Parser {
         return SetError("Java expressions are not supported here; use a filter string");
       }
       *out = Value::String(word);
+      out->constant = true;
       return true;
     }
     return SetError("undefined local variable or method `" + word + "'");
@@ -381,6 +383,40 @@ bool NeedsMoreInput(const std::string& text) {
   size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return false;
   return text[end] == ',' || (end >= 1 && text.compare(end - 1, 2, "=>") == 0);
+}
+
+bool IsShellConstant(const std::string& name) {
+  // HBaseConstants.constants of HBase 2.6.1's shell (listed by running it), plus DROP and
+  // FORCE, which only this shell's `reset` takes.
+  static const std::set<std::string> kNames = {
+    "ALLOW_PARTIAL_RESULTS", "ALL_METRICS", "ATTRIBUTES", "AUTHORIZATIONS", "BATCH",
+    "BLOCKCACHE", "BLOCKSIZE", "BLOOMFILTER", "CACHE", "CACHE_BLOCKS", "CACHE_BLOOMS_ON_WRITE",
+    "CACHE_DATA_IN_L1", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE", "CLASSNAME", "CLONE_SFT",
+    "CLUSTER_KEY", "COLUMN", "COLUMNS", "COMPACTION_ENABLED", "COMPARATOR",
+    "COMPARATOR_IGNORE_REPLICATION", "COMPRESSION", "COMPRESSION_COMPACT",
+    "COMPRESSION_COMPACT_MAJOR", "COMPRESSION_COMPACT_MINOR", "COMPRESS_TAGS", "CONFIG",
+    "CONFIGURATION", "CONSISTENCY", "DATA", "DATA_BLOCK_ENCODING", "DFS_REPLICATION",
+    "DURABILITY", "ENCODE_ON_DISK", "ENCRYPTION", "ENCRYPTION_KEY", "ENDKEY",
+    "ENDPOINT_CLASSNAME", "ENDROW", "ERASURE_CODING_POLICY", "EVICT_BLOCKS_ON_CLOSE", "FILTER",
+    "FLUSH_POLICY", "FOREVER", "FORMATTER", "FORMATTER_CLASS", "INTERVAL", "IN_MEMORY",
+    "IN_MEMORY_COMPACTION", "ISOLATION_LEVEL", "IS_META", "IS_MOB", "IS_MOB_BYTES", "IS_ROOT",
+    "KEEP_DELETED_CELLS", "LENGTH", "LIMIT", "LOCALITY_THRESHOLD", "MAXLENGTH", "MAX_FILESIZE",
+    "MAX_RESULT_SIZE", "MEMSTORE_FLUSHSIZE", "MERGE_ENABLED", "METADATA", "METHOD", "METRICS",
+    "MIN_VERSIONS", "MOB_COMPACT_PARTITION_POLICY", "MOB_COMPACT_PARTITION_POLICY_BYTES",
+    "MOB_THRESHOLD", "MOB_THRESHOLD_BYTES", "NAME", "NAMESPACE", "NAMESPACES",
+    "NAMESPACE_COL_DESC_BYTES", "NAMESPACE_FAMILY_INFO", "NAMESPACE_FAMILY_INFO_BYTES",
+    "NAMESPACE_TABLEDESC", "NEW_VERSION_BEHAVIOR", "NONE", "NORMALIZATION_ENABLED",
+    "NORMALIZER_TARGET_REGION_COUNT", "NORMALIZER_TARGET_REGION_SIZE",
+    "NORMALIZER_TARGET_REGION_SIZE_MB", "NUMREGIONS", "OWNER", "OWNER_KEY", "POLICY",
+    "PREFETCH_BLOCKS_ON_OPEN", "PRIORITY", "RAW", "READONLY", "READ_TYPE", "REGEX",
+    "REGIONSERVER", "REGION_MEMSTORE_REPLICATION", "REGION_REPLICATION", "REGION_REPLICA_ID",
+    "REOPEN_REGIONS", "REPLICATION_SCOPE", "REPLICATION_SCOPE_BYTES", "RESTORE_ACL", "REVERSED",
+    "ROWPREFIXFILTER", "SERIAL", "SERVER_NAME", "SKIP_FLUSH", "SPLITALGO", "SPLITS",
+    "SPLITS_FILE", "SPLIT_ENABLED", "SPLIT_POLICY", "STARTKEY", "STARTROW", "STATE", "STOPROW",
+    "STORAGE_POLICY", "TABLE", "TABLE_CFS", "TABLE_NAME", "TABLE_NAMES", "TIMERANGE",
+    "TIMESTAMP", "TTL", "TYPE", "USER", "VALUE", "VERSIONS", "VISIBILITY", "DROP", "FORCE",
+  };
+  return kNames.count(name) > 0;
 }
 
 }  // namespace hbemu::shell

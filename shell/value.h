@@ -17,6 +17,7 @@ struct Value {
   int64_t integer = 0;
   double real = 0;
   std::string text;  // kString: raw bytes
+  bool constant = false;  // kString written as a bare constant (VERSIONS), not a quoted string
   std::vector<Value> items;                     // kArray
   std::vector<std::pair<Value, Value>> pairs;  // kHash, in written order
 
@@ -36,6 +37,10 @@ struct Value {
   // Ruby's inspect, for messages: 'x' is shown as "x".
   std::string Inspect() const;
 };
+
+// Whether `name` is one of the constants HBase's shell defines (HBaseConstants: VERSIONS, TTL,
+// FILTER, ...). Any other bare constant is a NameError there before the command runs.
+bool IsShellConstant(const std::string& name);
 
 // One command line: `name arg, arg, KEY => v, ...` or `name(arg, ...)`. Bare `k => v` pairs at
 // the top level are gathered into one trailing hash, as Ruby does with a method's last argument.

@@ -9,12 +9,12 @@ namespace {
 
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
-std::string IllegalCharMessage(std::string_view kind, std::string_view name, size_t pos,
-                               std::string_view allowed) {
+// HBase 2.6.1's TableName texts (isLegalTableQualifierName / isLegalNamespaceName).
+std::string IllegalCharMessage(std::string_view name, size_t pos) {
   const unsigned char c = static_cast<unsigned char>(name[pos]);
   return "Illegal character code:" + std::to_string(c) + ", <" + std::string(1, name[pos]) +
-         "> at " + std::to_string(pos) + ". " + std::string(kind) +
-         " can only contain 'alphanumeric characters': i.e. " + std::string(allowed) + ": " +
+         "> at " + std::to_string(pos) +
+         ". User-space table qualifiers may only contain 'alphanumeric characters' and digits: " +
          std::string(name);
 }
 
@@ -24,7 +24,8 @@ Status ValidateQualifier(std::string_view q) {
     return Status::InvalidArgument(std::string(q) + " is a reserved table name");
   }
   if (q[0] == '.' || q[0] == '-') {
-    return Status::InvalidArgument("Illegal first character <" + std::string(1, q[0]) +
+    // Java prints the byte's number here ("<46>"), not the character.
+    return Status::InvalidArgument("Illegal first character <" + std::to_string(q[0]) +
                                    "> at 0. User-space table qualifiers can only start with "
                                    "'alphanumeric characters' from any language: " +
                                    std::string(q));
@@ -32,8 +33,7 @@ Status ValidateQualifier(std::string_view q) {
   for (size_t i = 0; i < q.size(); ++i) {
     const char c = q[i];
     if (IsAlnum(c) || c == '_' || c == '-' || c == '.') continue;
-    return Status::InvalidArgument(
-        IllegalCharMessage("User-space table qualifiers", q, i, "[a-zA-Z_0-9-.]"));
+    return Status::InvalidArgument(IllegalCharMessage(q, i));
   }
   return Status::OK();
 }
@@ -48,7 +48,10 @@ Status ValidateNamespaceName(std::string_view ns) {
   if (ns.empty()) return Status::InvalidArgument("Namespace name must not be empty");
   for (size_t i = 0; i < ns.size(); ++i) {
     if (IsAlnum(ns[i]) || ns[i] == '_') continue;
-    return Status::InvalidArgument(IllegalCharMessage("Namespace names", ns, i, "[a-zA-Z_0-9]"));
+    return Status::InvalidArgument("Illegal character <" + std::string(1, ns[i]) + "> at " +
+                                   std::to_string(i) +
+                                   ". Namespaces may only contain 'alphanumeric characters' from "
+                                   "any language and digits: " + std::string(ns));
   }
   return Status::OK();
 }

@@ -34,6 +34,31 @@ class ControlError(Exception):
         self.message = message
 
 
+
+def request(base, method, path, query=None, body=None, timeout=30.0):
+    """One control request to the admin URL `base` ("http://HOST:PORT"); its JSON answer.
+    Arguments that are None are left out. A refusal raises ControlError."""
+    url = base.rstrip("/") + path
+    if query:
+        url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
+    data = None
+    if body is not None:
+        data = json.dumps({k: v for k, v in body.items() if v is not None}).encode("utf-8")
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as reply:
+            return json.loads(reply.read().decode("utf-8"))
+    except urllib.error.HTTPError as e:
+        text = e.read().decode("utf-8", "replace")
+        try:
+            message = json.loads(text).get("error", text)
+        except ValueError:
+            message = text
+        if e.code == 404 and "Exception" not in message:
+            message += " (is the server running with --test-controls?)"
+        raise ControlError(e.code, message) from None
+
 class Controls:
     """The test controls of one server. `get` and `post` reach any route (GET /control/ lists
     them); `clock`, `faults` and `calls` wrap the ones this module knows."""
@@ -47,24 +72,7 @@ class Controls:
         self.calls = Calls(self)
 
     def _request(self, method, path, query=None, body=None):
-        url = self.base + path
-        if query:
-            url += "?" + urllib.parse.urlencode({k: v for k, v in query.items() if v is not None})
-        data = None
-        if body is not None:
-            data = json.dumps({k: v for k, v in body.items() if v is not None}).encode("utf-8")
-        request = urllib.request.Request(url, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
-                return json.loads(reply.read().decode("utf-8"))
-        except urllib.error.HTTPError as e:
-            text = e.read().decode("utf-8", "replace")
-            try:
-                message = json.loads(text).get("error", text)
-            except ValueError:
-                message = text
-            raise ControlError(e.code, message) from None
+        return request(self.base, method, path, query=query, body=body, timeout=self.timeout)
 
     def get(self, path, **query):
         return self._request("GET", path, query=query)

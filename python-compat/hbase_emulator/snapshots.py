@@ -15,31 +15,10 @@ whole-store snapshot also drops tables and namespaces made after it. In pytest, 
 restores it before each marked test (snapshot_plugin.py).
 """
 
-import json
-import urllib.error
-import urllib.request
-
 # One exception for every control: .status (HTTP) and .message (the server's reason, naming
 # HBase's exception class, e.g. org.apache.hadoop.hbase.snapshot.SnapshotExistsException).
 from .controls import ControlError  # noqa: F401  (re-exported)
-
-
-def _call(admin_url, method, path, body=None, timeout=60):
-    data = None if body is None else json.dumps(body).encode("utf-8")
-    request = urllib.request.Request(admin_url.rstrip("/") + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as reply:
-            return json.loads(reply.read().decode("utf-8"))
-    except urllib.error.HTTPError as e:
-        text = e.read().decode("utf-8", "replace")
-        try:
-            message = json.loads(text).get("error", text)
-        except ValueError:
-            message = text
-        if e.code == 404 and "Exception" not in message:
-            message += " (is the server running with --test-controls?)"
-        raise ControlError(e.code, message) from None
+from .controls import request
 
 
 class Snapshots:
@@ -55,7 +34,7 @@ class Snapshots:
         return cls(controls.base, timeout=max(controls.timeout, 60))
 
     def _post(self, path, body):
-        return _call(self.admin_url, "POST", path, body, self.timeout)
+        return request(self.admin_url, "POST", path, body=body, timeout=self.timeout)
 
     def take(self, name, tables=None):
         """Snapshot `tables` ("t" or "ns:t"), or the whole store when None. Returns its
@@ -76,7 +55,7 @@ class Snapshots:
 
     def list(self):
         """Every snapshot's description, sorted by name."""
-        return _call(self.admin_url, "GET", "/control/snapshots", None, self.timeout)["snapshots"]
+        return request(self.admin_url, "GET", "/control/snapshots", timeout=self.timeout)["snapshots"]
 
     def names(self):
         return [s["name"] for s in self.list()]

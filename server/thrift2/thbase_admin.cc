@@ -105,6 +105,10 @@ void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& 
 bool ThbaseHandler::tableExists(const thrift2::TTableName& tableName) {
   std::shared_ptr<const storage::TableDescriptor> table;
   const std::string full_name = convert::FullTableName(tableName);
+  // HBase's gateway makes a TableName first, which refuses an illegal name (no false).
+  storage::TableName parsed;
+  const storage::Status valid = storage::ParseTableName(full_name, &parsed);
+  if (!valid.ok()) throw ApplicationError(valid.ToString());
   return store_->DescribeTable(full_name, &table).ok() || FindSystemTable(full_name) != nullptr;
 }
 

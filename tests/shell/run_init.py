@@ -34,7 +34,8 @@ def stop(proc):
 
 def scan(shell, m):
     res = subprocess.run([shell, "--host", m.group(1), "--port", m.group(2), "--thrift2-port",
-                          m.group(3), "-e", "scan 'app:users'"], stdout=subprocess.PIPE,
+                          m.group(3), "-Dhbase.shell.timestamp.format.epoch=true",
+                          "-e", "scan 'app:users'"], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, timeout=60)
     return res.returncode, res.stdout
 
@@ -71,6 +72,17 @@ def main():
         err = stop(proc)
         check("Kept existing table app:users" in err and "Kept existing namespace app" in err,
               "the second run logs what it kept")
+        check("hbase:003:0> create 'app:users'" in err,
+              "the log shows each command before its output")
+
+        counter = os.path.join(tmp, "counter.hbase")
+        with open(counter, "w") as f:
+            f.write("create 'c', 'f'\nput 'c', 'r', 'f:a', 'v', 1000\nincr 'c', 'r', 'f:n'\n"
+                    "put 'c', 'r', 'f:b', 'v'\n")
+        proc, m = start(args.server, ["--in-memory", "--init", counter])
+        err = stop(proc)
+        check("counter.hbase lines 3 (incr), 4 (put) change data each time" in err,
+              "non-idempotent lines are named once")
 
         bad = os.path.join(tmp, "bad.hbase")
         with open(bad, "w") as f:
@@ -78,8 +90,8 @@ def main():
         proc, m = start(args.server, ["--in-memory", "--init", bad])
         _, err = proc.communicate(timeout=30)
         check(m is None and proc.returncode != 0, "a failing --init script stops the server")
-        check("bad.hbase: ERROR: Unknown namespace nowhere!" in err,
-              "the failure names the file and gives HBase's error")
+        check("bad.hbase:1: ERROR: Unknown namespace nowhere!" in err,
+              "the failure names the file, the line and gives HBase's error")
     return 0
 
 

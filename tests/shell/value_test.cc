@@ -70,5 +70,21 @@ TEST(ValueTest, ContinuationWhileBracketsOpenOrAfterCommaOrArrow) {
   EXPECT_FALSE(NeedsMoreInput("list"));
 }
 
+// Bare constants are marked, and only HBase's shell constants are known: Ruby raises
+// NameError for any other before the command runs.
+TEST(ValueTest, BareConstantsAreMarkedAndCheckedAgainstHBases) {
+  Command c;
+  std::string error;
+  ASSERT_TRUE(ParseCommand("scan 't', {BADOPTION => 1, LIMIT => 'LIMIT'}", &c, &error)) << error;
+  ASSERT_EQ(c.args[1].pairs.size(), 2u);
+  EXPECT_TRUE(c.args[1].pairs[0].first.constant);
+  EXPECT_FALSE(c.args[1].pairs[1].second.constant);  // quoted
+  EXPECT_FALSE(IsShellConstant("BADOPTION"));
+  for (const char* name : {"VERSIONS", "TTL", "FILTER", "ROWPREFIXFILTER", "MAX_FILESIZE",
+                           "METHOD", "FORMATTER", "SPLITS", "CONFIGURATION"}) {
+    EXPECT_TRUE(IsShellConstant(name)) << name;
+  }
+}
+
 }  // namespace
 }  // namespace hbemu::shell

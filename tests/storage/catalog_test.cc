@@ -150,8 +150,20 @@ TEST_F(CatalogTest, TableNamesFollowHBaseRules) {
 TEST_F(CatalogTest, IllegalTableNameMessageMatchesHBase) {
   const Status s = store_->CreateTable("a b", {Family("f")});
   EXPECT_EQ(s.message(),
-            "Illegal character code:32, < > at 1. User-space table qualifiers can only contain "
-            "'alphanumeric characters': i.e. [a-zA-Z_0-9-.]: a b");
+            "Illegal character code:32, < > at 1. User-space table qualifiers may only contain "
+            "'alphanumeric characters' and digits: a b");
+}
+
+// HBase 2.6.1's texts, as the Java client raises them before any call (TableName.valueOf,
+// NamespaceDescriptor.create): the shell prints them as the real shell does.
+TEST_F(CatalogTest, IllegalNamespaceAndFirstCharacterMessagesMatchHBase) {
+  EXPECT_EQ(ValidateNamespaceName("bad-ns!").message(),
+            "Illegal character <-> at 3. Namespaces may only contain 'alphanumeric characters' "
+            "from any language and digits: bad-ns!");
+  TableName name;
+  EXPECT_EQ(ParseTableName(".t", &name).message(),
+            "Illegal first character <46> at 0. User-space table qualifiers can only start with "
+            "'alphanumeric characters' from any language: .t");
 }
 
 TEST_F(CatalogTest, InvalidFamilyNamesAreRejected) {
