@@ -466,11 +466,11 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
 
 // ==================================================================== scanners
 
-int32_t HbaseHandler::OpenScanner(const std::string& table, const storage::ScanSpec& spec,
+// Opened lazily, at the first fetch that asks for rows, as HBase's client does: a missing table
+// or family fails there (scanner_fetch.h).
+int32_t HbaseHandler::OpenScanner(const std::string& table, storage::ScanSpec spec,
                                   bool sorted_columns) {
-  std::unique_ptr<storage::Scanner> scanner;
-  ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), sorted_columns, table);
+  return scanners_->AddUnopened(table, std::move(spec), sorted_columns);
 }
 
 int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const thrift::TScan& scan,
@@ -488,7 +488,7 @@ int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const th
   if (scan.__isset.batchSize && scan.batchSize > 0) spec.batch = scan.batchSize;
   if (scan.__isset.reversed) spec.reversed = scan.reversed;
   // caching and cacheBlocks only tune RPCs and the block cache in HBase: nothing to do here.
-  return OpenScanner(tableName, spec, scan.__isset.sortColumns && scan.sortColumns);
+  return OpenScanner(tableName, std::move(spec), scan.__isset.sortColumns && scan.sortColumns);
 }
 
 int32_t HbaseHandler::scannerOpen(const std::string& tableName, const std::string& startRow,
@@ -497,7 +497,7 @@ int32_t HbaseHandler::scannerOpen(const std::string& tableName, const std::strin
   storage::ScanSpec spec;
   spec.start_row = startRow;
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 int32_t HbaseHandler::scannerOpenWithStop(const std::string& tableName,
@@ -508,7 +508,7 @@ int32_t HbaseHandler::scannerOpenWithStop(const std::string& tableName,
   spec.start_row = startRow;
   spec.stop_row = stopRow;
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 // HBase starts at the prefix with WhileMatch(PrefixFilter(prefix)): the scan ends at the first
@@ -521,7 +521,7 @@ int32_t HbaseHandler::scannerOpenWithPrefix(const std::string& tableName,
   spec.start_row = startAndPrefix;
   spec.row_prefix = startAndPrefix;
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 int32_t HbaseHandler::scannerOpenTs(const std::string& tableName, const std::string& startRow,
@@ -531,7 +531,7 @@ int32_t HbaseHandler::scannerOpenTs(const std::string& tableName, const std::str
   spec.start_row = startRow;
   spec.read.time_range = Before(timestamp);
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 int32_t HbaseHandler::scannerOpenWithStopTs(const std::string& tableName,
@@ -545,7 +545,7 @@ int32_t HbaseHandler::scannerOpenWithStopTs(const std::string& tableName,
   spec.stop_row = stopRow;
   spec.read.time_range = Before(timestamp);
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 void HbaseHandler::scannerGet(std::vector<thrift::TRowResult>& _return, int32_t id) {
@@ -575,7 +575,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
   }
   std::lock_guard<std::mutex> lock(entry->mu);
   const size_t first = rows->size();
-  ThrowIfError(FetchScannerRows(entry->scanner.get(), nbRows, rows));
+  ThrowIfError(FetchScannerRows(*store_, entry.get(), nbRows, rows));
   admin::NoteReads(entry->table, *rows, first);
   *sorted_columns = entry->sorted_columns;
 }

@@ -194,7 +194,7 @@ class HbaseHandler : public thrift::HbaseIf {
   BatchServer BatchServerOf() const;
   void DeleteImpl(const std::string& table, const std::string& row, const std::string* column,
                   int64_t timestamp);
-  int32_t OpenScanner(const std::string& table, const storage::ScanSpec& spec,
+  int32_t OpenScanner(const std::string& table, storage::ScanSpec spec,
                       bool sorted_columns);
   thrift::TRegionInfo ToTRegionInfo(const RegionView& region) const;
 

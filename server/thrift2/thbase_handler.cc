@@ -311,9 +311,9 @@ void ThbaseHandler::mutateRow(const std::string& table,
 int32_t ThbaseHandler::openScanner(const std::string& table, const thrift2::TScan& tscan) {
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
-  std::unique_ptr<storage::Scanner> scanner;
-  ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), /*sorted_columns=*/false, table);
+  // Opened lazily, at the first fetch that asks for rows, as HBase's client does: a missing
+  // table or family fails there (scanner_fetch.h).
+  return scanners_->AddUnopened(table, std::move(spec), /*sorted_columns=*/false);
 }
 
 void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32_t scannerId,
@@ -335,7 +335,7 @@ void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage:
   const size_t first = rows->size();
   {
     std::lock_guard<std::mutex> lock(entry->mu);
-    ThrowIfError(FetchScannerRows(entry->scanner.get(), numRows, rows));
+    ThrowIfError(FetchScannerRows(*store_, entry.get(), numRows, rows));
   }
   admin::NoteReads(entry->table, *rows, first);
 }
@@ -358,6 +358,8 @@ void ThbaseHandler::ScanOnce(const std::string& table, const thrift2::TScan& tsc
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
+  // HBase's client sends no scan RPC for 0 rows: nothing past the request's conversion fails.
+  if (numRows == 0) return;
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
   const size_t first = rows->size();

@@ -1,0 +1,124 @@
+"""Scanners as HBase 2.6.1's gateways run them, on both services: the HBase client opens its region
+scanner at the first fetch that asks for rows, so opening never fails for a missing table or
+family, a fetch of 0 rows never fails, and a scanner sees the writes made before its first fetch.
+Each test passes against the oracle (HBASE_THRIFT_TARGET/HBASE_THRIFT2_TARGET).
+"""
+
+import pytest
+from thrift.Thrift import TApplicationException
+
+from hbase.ttypes import IOError as T1IOError
+from hbase.ttypes import TScan as T1Scan
+from hbase2.ttypes import TColumn, TColumnValue, TIOError, TPut, TScan
+
+NO_ATTRS = {}
+
+
+def put_of(row, value=b"1"):
+    return TPut(row=row, columnValues=[TColumnValue(b"f", b"q", value)])
+
+
+def rows_of(results):
+    return [r.row for r in results]
+
+
+def test_thrift2_openScanner_on_a_missing_table_fails_at_the_first_fetch_of_rows(thrift2_client):
+    missing = b"scanner_fidelity_missing"
+    scanner = thrift2_client.openScanner(missing, TScan())
+    try:
+        assert thrift2_client.getScannerRows(scanner, 0) == []
+        for _ in range(2):  # every later fetch tries to open it again
+            with pytest.raises(TIOError) as failure:
+                thrift2_client.getScannerRows(scanner, 1)
+            assert failure.value.message.splitlines()[0] == missing.decode()
+    finally:
+        thrift2_client.closeScanner(scanner)
+
+
+def test_thrift2_getScannerResults_of_0_rows_checks_only_the_request(thrift2_client, thrift2_table):
+    t = thrift2_table()
+    assert thrift2_client.getScannerResults(b"scanner_fidelity_missing", TScan(), 0) == []
+    assert thrift2_client.getScannerResults(t, TScan(columns=[TColumn(b"nf")]), 0) == []
+    # The request is still converted first: a filter that does not parse fails the call.
+    with pytest.raises(TApplicationException) as failure:
+        thrift2_client.getScannerResults(t, TScan(filterString=b"Nonsense(("), 0)
+    assert failure.value.type == TApplicationException.INTERNAL_ERROR
+    with pytest.raises(TApplicationException):
+        thrift2_client.getScannerResults(t, TScan(), -1)
+
+
+def test_thrift2_a_missing_family_fails_at_the_first_fetch_of_rows(thrift2_client, thrift2_table):
+    t = thrift2_table()
+    scanner = thrift2_client.openScanner(t, TScan(columns=[TColumn(b"nf")]))
+    try:
+        assert thrift2_client.getScannerRows(scanner, 0) == []
+        with pytest.raises(TIOError) as failure:
+            thrift2_client.getScannerRows(scanner, 1)
+        assert failure.value.message.startswith(
+            "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: Column family nf ")
+    finally:
+        thrift2_client.closeScanner(scanner)
+
+
+def test_thrift2_a_scanner_sees_the_writes_made_before_its_first_fetch_of_rows(thrift2_client,
+                                                                               thrift2_table):
+    t = thrift2_table()
+    scanner = thrift2_client.openScanner(t, TScan())
+    try:
+        thrift2_client.put(t, put_of(b"a"))
+        assert thrift2_client.getScannerRows(scanner, 0) == []  # opens nothing
+        thrift2_client.put(t, put_of(b"b"))
+        assert rows_of(thrift2_client.getScannerRows(scanner, 1)) == [b"a"]
+        # Open now: a later write is past its read point.
+        thrift2_client.put(t, put_of(b"c"))
+        assert rows_of(thrift2_client.getScannerRows(scanner, 10)) == [b"b"]
+    finally:
+        thrift2_client.closeScanner(scanner)
+
+
+def test_thrift2_a_scan_of_0_or_fewer_versions_returns_no_rows(thrift2_client, thrift2_table):
+    t = thrift2_table()
+    thrift2_client.put(t, put_of(b"a"))
+    for versions in (0, -1):
+        assert thrift2_client.getScannerResults(t, TScan(maxVersions=versions), 10) == []
+
+
+@pytest.mark.parametrize("opener", ["scannerOpen", "scannerOpenWithStop", "scannerOpenWithPrefix",
+                                    "scannerOpenTs", "scannerOpenWithScan"])
+def test_thrift1_scanners_on_a_missing_table_fail_at_the_first_fetch_of_rows(raw_client, opener):
+    missing = b"scanner_fidelity_missing"
+    open_call = {
+        "scannerOpen": lambda: raw_client.scannerOpen(missing, b"", [], NO_ATTRS),
+        "scannerOpenWithStop": lambda: raw_client.scannerOpenWithStop(missing, b"", b"z", [],
+                                                                      NO_ATTRS),
+        "scannerOpenWithPrefix": lambda: raw_client.scannerOpenWithPrefix(missing, b"a", [],
+                                                                          NO_ATTRS),
+        "scannerOpenTs": lambda: raw_client.scannerOpenTs(missing, b"", [], 5, NO_ATTRS),
+        "scannerOpenWithScan": lambda: raw_client.scannerOpenWithScan(missing, T1Scan(), NO_ATTRS),
+    }[opener]
+    scanner = open_call()
+    try:
+        assert raw_client.scannerGetList(scanner, 0) == []
+        for _ in range(2):
+            with pytest.raises(T1IOError) as failure:
+                raw_client.scannerGet(scanner)
+            assert failure.value.message.splitlines()[0] == (
+                "org.apache.hadoop.hbase.TableNotFoundException: " + missing.decode())
+    finally:
+        raw_client.scannerClose(scanner)
+
+
+def test_thrift1_a_scanner_sees_the_writes_made_before_its_first_fetch_of_rows(raw_client,
+                                                                               raw_table):
+    from hbase.ttypes import Mutation
+
+    t = raw_table()
+    scanner = raw_client.scannerOpen(t, b"", [], NO_ATTRS)
+    try:
+        raw_client.mutateRow(t, b"a", [Mutation(column=b"f:q", value=b"1")], NO_ATTRS)
+        assert raw_client.scannerGetList(scanner, 0) == []
+        assert [r.row for r in raw_client.scannerGetList(scanner, 1)] == [b"a"]
+        raw_client.mutateRow(t, b"b", [Mutation(column=b"f:q", value=b"1")], NO_ATTRS)
+        assert raw_client.scannerGetList(scanner, 10) == []
+    finally:
+        raw_client.scannerClose(scanner)
