@@ -83,6 +83,42 @@ def test_thrift2_a_scan_of_0_or_fewer_versions_returns_no_rows(thrift2_client, t
         assert thrift2_client.getScannerResults(t, TScan(maxVersions=versions), 10) == []
 
 
+def test_thrift2_a_batch_piece_is_partial_only_if_HBase_peeks_at_a_later_cell_of_its_row(
+        thrift2_client, thrift2_table):
+    """HBase's region server marks a piece that fills the batch partial when the next cell its
+    store scanner stands on is of the same row. With named columns, a column that has all its
+    versions makes it seek to the next named column, or past the row after the last one. The
+    client drops the mark when the scan ends with that row."""
+    t = thrift2_table(maxVersions=3)
+
+    def cells(*pairs):
+        return [TColumnValue(b"f", q, b"v", timestamp=ts) for q, ts in pairs]
+
+    thrift2_client.put(t, TPut(row=b"a", columnValues=cells((b"q1", 5), (b"q2", 5), (b"q3", 5))))
+    thrift2_client.put(t, TPut(row=b"b", columnValues=cells((b"q1", 5), (b"q2", 5), (b"q2", 4))))
+    thrift2_client.put(t, TPut(row=b"c", columnValues=cells((b"q1", 5))))
+
+    def pieces(columns, batch, versions=1, **scan):
+        scan = TScan(batchSize=batch, maxVersions=versions,
+                     columns=[TColumn(b"f", q) for q in columns], **scan)
+        return [(r.row, len(r.columnValues), r.partial)
+                for r in thrift2_client.getScannerResults(t, scan, 100)]
+
+    # The last named column is done: the scanner seeks past the row, whatever follows in it.
+    assert pieces([b"q1", b"q2"], 2) == [(b"a", 2, False), (b"b", 2, False), (b"c", 1, False)]
+    # q1 is done: the seek to q3 lands on a cell of row a, and past row b, which has none.
+    assert pieces([b"q1", b"q3"], 1) == [(b"a", 1, True), (b"a", 1, False), (b"b", 1, False),
+                                         (b"c", 1, False)]
+    # q2 may have more versions: the scanner steps to the next stored cell (q3, q2@4).
+    assert pieces([b"q1", b"q2"], 2, versions=2) == [(b"a", 2, True), (b"b", 2, True),
+                                                     (b"b", 1, False), (b"c", 1, False)]
+    # Without named columns, any later stored cell of the row is stepped onto (q2@4 of b)...
+    assert pieces([], 2) == [(b"a", 2, True), (b"a", 1, False), (b"b", 2, True), (b"c", 1, False)]
+    # ...unless the scan ends with the row.
+    assert pieces([], 2, stopRow=b"c") == [(b"a", 2, True), (b"a", 1, False), (b"b", 2, False)]
+    assert pieces([], 2, reversed=True, startRow=b"b", stopRow=b"a") == [(b"b", 2, False)]
+
+
 @pytest.mark.parametrize("opener", ["scannerOpen", "scannerOpenWithStop", "scannerOpenWithPrefix",
                                     "scannerOpenTs", "scannerOpenWithScan"])
 def test_thrift1_scanners_on_a_missing_table_fail_at_the_first_fetch_of_rows(raw_client, opener):

@@ -1,6 +1,7 @@
 #include "storage/scanner.h"
 
 #include <algorithm>
+#include <utility>
 
 #include <leveldb/db.h>
 #include <leveldb/iterator.h>
@@ -107,9 +108,12 @@ Status Scanner::Next(size_t max_results, RowBatch* out) {
       // A piece that fills the batch exactly stops HBase's store scanner right after its last
       // cell; it reports more cells in the row when any stored cell of it follows, hidden or
       // not.
-      const bool hidden_after = take == batch && pending_hidden_tail_;
-      out->AppendPiece(pending_, 0, pending_pos_, take,
-                       pending_pos_ + take < total || hidden_after);
+      bool partial = pending_pos_ + take < total;
+      if (!partial && take == batch && pending_hidden_tail_) {
+        partial = MoreRowsFollow(&status);
+        if (!status.ok()) return status;
+      }
+      out->AppendPiece(pending_, 0, pending_pos_, take, partial);
       pending_pos_ += take;
       ++produced;
       continue;
@@ -122,6 +126,17 @@ Status Scanner::Next(size_t max_results, RowBatch* out) {
       pending_.Clear();
       pending_pos_ = 0;
       target = &pending_;
+      if (lookahead_ready_) {
+        lookahead_ready_ = false;
+        if (!lookahead_found_) {
+          exhausted_ = true;
+          break;
+        }
+        std::swap(pending_, lookahead_);
+        pending_hidden_tail_ = lookahead_hidden_tail_;
+        ++rows_fetched_;
+        continue;
+      }
     }
     if (exhausted_ || limit_reached || !FetchRow(target, &status)) {
       exhausted_ = true;
@@ -139,6 +154,19 @@ Status Scanner::Next(size_t max_results, std::vector<RowResult>* out) {
   out->reserve(out->size() + rows.size());
   for (size_t i = 0; i < rows.size(); ++i) out->push_back(rows.ToRowResult(i));
   return status;
+}
+
+bool Scanner::MoreRowsFollow(Status* status) {
+  if (!lookahead_ready_) {
+    const bool pending_tail = pending_hidden_tail_;
+    lookahead_.Clear();
+    const bool limit_reached = spec_.limit > 0 && rows_fetched_ >= spec_.limit;
+    lookahead_found_ = !exhausted_ && !limit_reached && FetchRow(&lookahead_, status);
+    lookahead_hidden_tail_ = pending_hidden_tail_;
+    pending_hidden_tail_ = pending_tail;
+    lookahead_ready_ = true;
+  }
+  return lookahead_found_;
 }
 
 bool* Scanner::HiddenTailOut() {
