@@ -7,9 +7,9 @@ catalog tables. Each test passes against the oracle (HBASE_THRIFT_TARGET/HBASE_T
 import pytest
 from thrift.Thrift import TApplicationException
 
-from hbase2.ttypes import (TAppend, TColumn, TColumnIncrement, TColumnValue, TCompareOp, TDelete,
-                           TDeleteType, TGet, TIncrement, TIOError, TMutation, TPut,
-                           TRowMutations, TTableName)
+from hbase2.ttypes import (TAppend, TColumn, TColumnFamilyDescriptor, TColumnIncrement,
+                           TColumnValue, TCompareOp, TDelete, TDeleteType, TGet, TIncrement,
+                           TIOError, TMutation, TPut, TRowMutations, TTableDescriptor, TTableName)
 
 LONG_MAX = 2 ** 63 - 1
 
@@ -216,3 +216,28 @@ def test_DELETE_FAMILY_VERSION_at_Long_MAX_VALUE_is_accepted_and_leaves_older_ce
     thrift2_client.deleteSingle(t, TDelete(row=b"r", columns=[TColumn(b"f", timestamp=LONG_MAX)],
                                            deleteType=TDeleteType.DELETE_FAMILY_VERSION))
     assert values(thrift2_client, t, b"r") == [(b"f", b"a", b"v")]
+
+
+def test_an_explicit_USE_DEFAULT_durability_is_kept_as_a_table_attribute(thrift2_client,
+                                                                        thrift2_table):
+    from hbase2.ttypes import TDurability
+
+    def attributes(**fields):
+        t = thrift2_table(tag="dur")
+        thrift2_client.modifyTable(TTableDescriptor(
+            tableName=TTableName(qualifier=t), columns=[TColumnFamilyDescriptor(name=b"f")],
+            **fields))
+        return thrift2_client.getTableDescriptor(TTableName(qualifier=t)).attributes
+
+    assert b"DURABILITY" not in attributes()
+    assert attributes(durability=TDurability.USE_DEFAULT)[b"DURABILITY"] == b"USE_DEFAULT"
+    assert attributes(durability=TDurability.SYNC_WAL)[b"DURABILITY"] == b"SYNC_WAL"
+
+
+def test_getTableDescriptors_of_no_names_describes_every_user_table(thrift2_client, thrift2_table):
+    t = thrift2_table()
+    described = thrift2_client.getTableDescriptors([])
+    names = [(d.tableName.ns, d.tableName.qualifier) for d in described]
+    assert (b"default", t) in names
+    assert all(ns != b"hbase" for ns, _ in names)
+    assert names == sorted(names)
