@@ -447,7 +447,9 @@ WireSession::Step WireSession::AnswerMalformed(const SkimResult& skim) {
   constexpr uint32_t kVersionException = 0x80010003u;
   constexpr uint32_t kProtocolError = 7;
   auto put32 = [this](uint32_t v) {
-    for (int shift = 24; shift >= 0; shift -= 8) error_reply_.push_back(static_cast<char>(v >> shift));
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      error_reply_.push_back(static_cast<char>(v >> shift));
+    }
   };
   error_reply_.clear();
   put32(kVersionException);
