@@ -241,3 +241,45 @@ def test_getTableDescriptors_of_no_names_describes_every_user_table(thrift2_clie
     assert (b"default", t) in names
     assert all(ns != b"hbase" for ns, _ in names)
     assert names == sorted(names)
+
+
+def test_a_get_of_an_empty_row_is_refused_as_the_request_is_converted(thrift2_client,
+                                                                      thrift2_table):
+    t = thrift2_table()
+    assert_internal_error(lambda: thrift2_client.get(b"thrift2_fidelity_missing", TGet(row=b"")))
+    assert_internal_error(lambda: thrift2_client.getMultiple(t, [TGet(row=b""), TGet(row=b"a")]))
+    assert_internal_error(lambda: thrift2_client.exists(t, TGet(row=b"")))
+
+
+def test_mutateRow_checks_every_part_s_row_before_refusing_an_empty_put(thrift2_client,
+                                                                       thrift2_table):
+    t = thrift2_table()
+    other_row = TRowMutations(row=b"r1", mutations=[TMutation(put=TPut(row=b"r1", columnValues=[])),
+                                                    TMutation(put=TPut(row=b"r9", columnValues=[]))])
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.mutateRow(t, other_row)
+    assert failure.value.message == (
+        "The row in the recently added Mutation <r9> doesn't match the original one <r1>")
+    assert_internal_error(lambda: thrift2_client.mutateRow(t, TRowMutations(
+        row=b"r1", mutations=[TMutation(put=TPut(row=b"r1", columnValues=[])),
+                              TMutation(put=put_of(b"r1"))])))
+    assert values(thrift2_client, t, b"r1") == []
+
+
+def test_a_reversed_scan_with_a_ColumnValueFilter_loads_other_families_on_demand_and_fails(
+        thrift2_client, thrift2_table):
+    from hbase2.ttypes import TScan
+    t = thrift2_table(families=("f", "h"))
+    thrift2_client.put(t, TPut(row=b"r", columnValues=[TColumnValue(b"f", b"a", b"x"),
+                                                       TColumnValue(b"h", b"c", b"v")]))
+    for filter_string in (b"ColumnValueFilter('h', 'c', =, 'binary:v')",
+                          b"WHILE ColumnValueFilter('h', 'c', =, 'binary:v')"):
+        with pytest.raises(TIOError) as failure:
+            thrift2_client.getScannerResults(t, TScan(filterString=filter_string, reversed=True), 5)
+        assert failure.value.message.splitlines()[0] == (
+            "org.apache.hadoop.hbase.DoNotRetryIOException: "
+            "Reverse scan with loading CFs on demand is not supported")
+    # Forward, the filter works; with only the tested family there is nothing to load later.
+    scan = TScan(filterString=b"ColumnValueFilter('h', 'c', =, 'binary:v')", reversed=True,
+                 columns=[TColumn(b"h")])
+    assert [r.row for r in thrift2_client.getScannerResults(t, scan, 5)] == [b"r"]

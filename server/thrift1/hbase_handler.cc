@@ -26,7 +26,10 @@ constexpr InvalidArgumentAs kIllegalArgument = InvalidArgumentAs::kIllegalArgume
 
 // Thrift1 reads that take a timestamp see only cells strictly older than it: HBase's handler
 // uses the time range [0, ts), whatever the IDL comments say (THRIFT_API.md 2.1.3).
+// A negative ts fails HBase's TimeRange(0, ts) while the request is built (INTERNAL_ERROR),
+// before the table is looked up.
 storage::TimeRange Before(int64_t ts) {
+  if (ts < 0) throw ApplicationError("maxStamp is smaller than minStamp");
   storage::TimeRange range;
   if (ts != kLatest) range.max = ts;
   return range;
@@ -56,8 +59,12 @@ void HbaseHandler::ReadCells(std::vector<thrift::TCell>& out, const std::string&
                              int64_t before_ts) {
   storage::ReadSpec spec;
   AddColumns({column}, &spec.columns);
-  spec.max_versions = versions;
   spec.time_range = Before(before_ts);
+  // Get.readVersions refuses it (after setTimeRange) before the table is looked up.
+  if (!row.empty() && versions <= 0) {
+    ThrowIfError(storage::Status::IOError("versions must be positive"));
+  }
+  spec.max_versions = versions;
   storage::RowResult result;
   ThrowIfError(store_->Get(table, row, spec, &result));
   admin::NoteRead(table, row);
@@ -165,6 +172,13 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
                                  const std::vector<thrift::Mutation>& mutations, int64_t timestamp,
                                  const std::map<std::string, std::string>& attributes) {
   ThrowIfError(CheckRow(row), kIllegalArgument);
+  // HBase builds `new Put(row, timestamp)` whatever the mutations, which checks the timestamp.
+  if (timestamp < 0) {
+    thrift::IllegalArgument e;
+    e.__set_message("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
+                    std::to_string(timestamp));
+    throw e;
+  }
   RowMutation deletes{row, {}, 0};
   RowMutation puts{row, {}, CellTtlFromAttributes(attributes)};
   for (const thrift::Mutation& m : mutations) {
@@ -425,6 +439,8 @@ void HbaseHandler::append(std::vector<thrift::TCell>& _return, const thrift::TAp
   if (app.columns.size() != app.values.size()) {
     throw ApplicationError("Sizes of columns and values in tappend object are not matching");
   }
+  // HBase's client refuses an Append without columns before it looks for the table.
+  if (app.columns.empty()) throw ApplicationError("No columns to append");
   std::vector<storage::ColumnAppend> appends;
   for (size_t i = 0; i < app.columns.size(); ++i) {
     ColumnSpec c = ParseColumn(app.columns[i]);
@@ -566,13 +582,14 @@ void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int3
 
 void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch* rows,
                                    bool* sorted_columns) {
-  if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
+  // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
     thrift::IllegalArgument e;
     e.__set_message("scanner ID is invalid");
     throw e;
   }
+  if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::lock_guard<std::mutex> lock(entry->mu);
   const size_t first = rows->size();
   ThrowIfError(FetchScannerRows(*store_, entry.get(), nbRows, rows));

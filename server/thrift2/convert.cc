@@ -68,6 +68,7 @@ thrift2::TTableName ToTTableName(const storage::TableName& name) {
 }
 
 Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
+  HBEMU_RETURN_IF_ERROR(CheckRow(get.row));  // new Get(row)
   if (get.__isset.columns) AddColumns(get.columns, &spec->columns);
   if (get.__isset.timestamp) {
     // Get.setTimestamp: exactly that version, [ts, ts + 1); HBase's ts + 1 overflows at
@@ -227,9 +228,17 @@ Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutati
   // RowMutations refuses to be sent empty.
   if (mutations.mutations.empty()) return Status::InvalidArgument("No mutations in RowMutations");
   out->row = mutations.row;
+  // A put without columns is refused when the whole RowMutations is sent, after every part was
+  // added (and its row checked).
+  bool empty_put = false;
   for (const thrift2::TMutation& m : mutations.mutations) {
     storage::RowMutation part;
-    if (m.__isset.put) {
+    if (m.__isset.put && m.put.columnValues.empty()) {
+      HBEMU_RETURN_IF_ERROR(CheckRow(m.put.row));
+      if (m.put.__isset.timestamp) HBEMU_RETURN_IF_ERROR(CheckTimestamp(m.put.timestamp));
+      empty_put = true;
+      part.row = m.put.row;
+    } else if (m.__isset.put) {
       HBEMU_RETURN_IF_ERROR(ToRowMutation(m.put, &part));
       // One TTL per row mutation: the first put that asks for one sets it.
       if (out->cell_ttl_ms == 0) out->cell_ttl_ms = part.cell_ttl_ms;
@@ -245,6 +254,7 @@ Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutati
     }
     for (ColumnMutation& c : part.mutations) out->mutations.push_back(std::move(c));
   }
+  if (empty_put) return Status::InvalidArgument("No columns to insert");
   return Status::OK();
 }
 

@@ -325,13 +325,14 @@ void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32
 }
 
 void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage::RowBatch* rows) {
-  if (numRows < 0) throw ApplicationError("numRows must not be negative");
+  // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(scannerId);
   if (entry == nullptr) {
     thrift2::TIllegalArgument e;
     e.__set_message("Invalid scanner Id");
     throw e;
   }
+  if (numRows < 0) throw ApplicationError("numRows must not be negative");
   const size_t first = rows->size();
   {
     std::lock_guard<std::mutex> lock(entry->mu);
