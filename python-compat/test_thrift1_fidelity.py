@@ -56,3 +56,14 @@ def test_getVer_of_no_versions_is_refused_before_the_table_is_looked_up(raw_clie
 def test_an_unknown_scanner_is_reported_before_a_negative_row_count(raw_client):
     with pytest.raises(IllegalArgument):
         raw_client.scannerGetList(2 ** 31 - 7, -1)
+
+
+def test_deletes_of_an_empty_row_or_a_negative_timestamp_are_refused_before_the_lookup(raw_client):
+    calls = [lambda: raw_client.deleteAll(MISSING, b"", b"f:a", NO_ATTRS),
+             lambda: raw_client.deleteAllTs(MISSING, b"", b"f:a", 5, NO_ATTRS),
+             lambda: raw_client.deleteAllRow(MISSING, b"", NO_ATTRS),
+             lambda: raw_client.deleteAllRowTs(MISSING, b"", 5, NO_ATTRS),
+             lambda: raw_client.deleteAllTs(MISSING, b"r", b"f:a", -5, NO_ATTRS),
+             lambda: raw_client.deleteAllRowTs(MISSING, b"r", -5, NO_ATTRS)]
+    for call in calls:
+        assert_internal_error(call)

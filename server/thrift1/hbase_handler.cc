@@ -381,6 +381,12 @@ int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::s
 
 void HbaseHandler::DeleteImpl(const std::string& table, const std::string& row,
                               const std::string* column, int64_t timestamp) {
+  // HBase's handler builds the Delete (row and timestamp checked) outside its IOException
+  // handling: a bad one is INTERNAL_ERROR, before the table is looked up.
+  ThrowIfError(CheckRow(row));
+  if (timestamp < 0) {
+    throw ApplicationError("Timestamp cannot be negative. ts=" + std::to_string(timestamp));
+  }
   ColumnMutation d;
   d.timestamp = timestamp;
   if (column == nullptr) {
