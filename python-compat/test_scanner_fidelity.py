@@ -158,3 +158,25 @@ def test_thrift1_a_scanner_sees_the_writes_made_before_its_first_fetch_of_rows(r
         assert raw_client.scannerGetList(scanner, 10) == []
     finally:
         raw_client.scannerClose(scanner)
+
+
+def test_thrift2_an_explicit_limit_of_0_ends_the_scan_with_the_first_region_it_reads(
+        thrift2_client, thrift2_table):
+    t = thrift2_table(split_keys=[b"r2", b"r4"])
+    for row in (b"r1", b"r3"):
+        thrift2_client.put(t, put_of(row))
+
+    def rows(**scan):
+        return rows_of(thrift2_client.getScannerResults(t, TScan(**scan), 10))
+
+    assert rows(limit=0) == [b"r1"]
+    assert rows(limit=0, startRow=b"r2") == [b"r3"]
+    assert rows(limit=0, reversed=True) == []  # the last region is empty
+    assert rows(limit=0, reversed=True, startRow=b"r3") == [b"r3"]
+    assert rows(limit=-1) == [b"r1", b"r3"]  # no limit
+    assert rows() == [b"r1", b"r3"]
+    scanner = thrift2_client.openScanner(t, TScan(limit=0))
+    try:
+        assert rows_of(thrift2_client.getScannerRows(scanner, 10)) == [b"r1"]
+    finally:
+        thrift2_client.closeScanner(scanner)

@@ -57,6 +57,18 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
     lower_ = std::max(lower_, prefix_start);
     upper_ = std::min(upper_, prefix_limit);
   }
+  if (spec_.first_region_only && !table_->split_keys.empty()) {
+    const std::vector<std::string>& keys = table_->split_keys;  // sorted
+    if (!spec_.reversed) {
+      const auto end = std::upper_bound(keys.begin(), keys.end(), spec_.start_row);
+      if (end != keys.end()) upper_ = std::min(upper_, RowKeyPrefix(id, *end));
+    } else {
+      const auto after = spec_.start_row.empty()
+                             ? keys.end()
+                             : std::upper_bound(keys.begin(), keys.end(), spec_.start_row);
+      if (after != keys.begin()) lower_ = std::max(lower_, RowKeyPrefix(id, *(after - 1)));
+    }
+  }
   if (lower_ >= upper_) exhausted_ = true;
   reader_ = std::make_unique<RowReader>(table_.get(), &spec_.read, now_ms_);
   if (spec_.read.filter != nullptr) {

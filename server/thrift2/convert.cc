@@ -124,6 +124,8 @@ Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
     }
   }
   if (scan.__isset.limit && scan.limit > 0) spec->limit = scan.limit;
+  // HBase's client then stops at the end of the first region it reads.
+  if (scan.__isset.limit && scan.limit == 0) spec->first_region_only = true;
   // caching, cacheBlocks, readType, consistency, targetReplicaId and authorizations tune RPCs,
   // caches and replicas in HBase; none changes what a single-replica store returns.
   return Status::OK();
