@@ -180,3 +180,22 @@ def test_thrift2_an_explicit_limit_of_0_ends_the_scan_with_the_first_region_it_r
         assert rows_of(thrift2_client.getScannerRows(scanner, 10)) == [b"r1"]
     finally:
         thrift2_client.closeScanner(scanner)
+
+
+def test_thrift2_a_filter_that_ends_the_scan_ends_only_its_region(thrift2_client, thrift2_table):
+    """HBase runs a scan region by region, each with a fresh copy of the filter: PageFilter's
+    count, and WHILE, end one region's part only."""
+    t = thrift2_table(split_keys=[b"r2", b"r4"])
+    for row in (b"r1", b"r1b", b"r3", b"r3b", b"r5", b"r5b"):
+        thrift2_client.put(t, put_of(row))
+
+    def rows(filter_string, **scan):
+        return rows_of(thrift2_client.getScannerResults(
+            t, TScan(filterString=filter_string, **scan), 20))
+
+    assert rows(b"PageFilter(1)") == [b"r1", b"r3", b"r5"]
+    assert rows(b"PageFilter(1)", reversed=True) == [b"r5b", b"r3b", b"r1b"]
+    assert rows(b"PageFilter(2)", startRow=b"r3b") == [b"r3b", b"r5", b"r5b"]
+    assert rows(b"WHILE PageFilter(1)", startRow=b"r3b") == [b"r3b", b"r5"]
+    assert rows(b"PageFilter(1) AND PrefixFilter('r')", reversed=True, startRow=b"r3") == [
+        b"r3", b"r1b"]

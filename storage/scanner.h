@@ -46,6 +46,9 @@ class Scanner {
   bool LoadsFamiliesOnDemand() const;
   // Appends the next row with visible cells to *out. False when the scan is exhausted.
   bool FetchRow(RowBatch* out, Status* status);
+  // After the filter ended the scan in this region: moves to the next region in the scan's
+  // direction, if any is in range. False when there is none.
+  bool SkipToNextRegion();
   bool FetchRowForward(RowBatch* out, Status* status);
   bool FetchRowReverse(RowBatch* out, Status* status);
   // Reads the row at `row_key_prefix` into *out; true when it has visible cells (else it is
@@ -82,7 +85,7 @@ class Scanner {
   size_t pending_pos_ = 0;
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter (one clone)
   std::unique_ptr<RowReader> reader_;  // reused from row to row
-  bool filter_done_ = false;        // the filter ended the scan
+  bool filter_done_ = false;  // the filter ended the scan in this region (SkipToNextRegion)
   std::vector<std::string> region_starts_;  // RowKeyPrefix of each split key, ascending
   size_t region_ = static_cast<size_t>(-1);  // index of the region being read; none yet
   int64_t rows_fetched_ = 0;  // rows with visible cells so far, against spec_.limit
