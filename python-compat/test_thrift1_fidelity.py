@@ -67,3 +67,9 @@ def test_deletes_of_an_empty_row_or_a_negative_timestamp_are_refused_before_the_
              lambda: raw_client.deleteAllRowTs(MISSING, b"r", -5, NO_ATTRS)]
     for call in calls:
         assert_internal_error(call)
+
+
+def test_a_read_of_no_rows_checks_no_timestamp_and_an_empty_row_comes_first(raw_client):
+    assert raw_client.getRowsTs(MISSING, [], -1, NO_ATTRS) == []
+    assert_internal_error(lambda: raw_client.getVer(MISSING, b"", b"f:b", 2, NO_ATTRS))
+    assert_internal_error(lambda: raw_client.getVerTs(MISSING, b"", b"f:b", 5, 0, NO_ATTRS))

@@ -57,6 +57,7 @@ HbaseHandler::HbaseHandler(storage::Store* store, ScannerRegistry* scanners, Opt
 void HbaseHandler::ReadCells(std::vector<thrift::TCell>& out, const std::string& table,
                              const std::string& row, const std::string& column, int32_t versions,
                              int64_t before_ts) {
+  ThrowIfError(CheckRow(row));  // new Get(row), before anything else
   storage::ReadSpec spec;
   AddColumns({column}, &spec.columns);
   spec.time_range = Before(before_ts);
@@ -94,7 +95,8 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
                             const std::vector<std::string>& columns, int64_t before_ts) {
   storage::ReadSpec spec;
   AddColumns(columns, &spec.columns);
-  spec.time_range = Before(before_ts);
+  // HBase sets the time range on each row's Get: with no rows nothing is checked.
+  if (!rows.empty()) spec.time_range = Before(before_ts);
   out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
   for (const std::string& row : rows) {
     storage::RowResult result;
