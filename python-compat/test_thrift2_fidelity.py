@@ -283,3 +283,14 @@ def test_a_reversed_scan_with_a_ColumnValueFilter_loads_other_families_on_demand
     scan = TScan(filterString=b"ColumnValueFilter('h', 'c', =, 'binary:v')", reversed=True,
                  columns=[TColumn(b"h")])
     assert [r.row for r in thrift2_client.getScannerResults(t, scan, 5)] == [b"r"]
+
+
+def test_an_empty_row_in_increment_append_or_mutateRow_is_refused_as_it_is_converted(
+        thrift2_client, thrift2_table):
+    t = thrift2_table()
+    assert_internal_error(lambda: thrift2_client.increment(
+        t, TIncrement(row=b"", columns=[TColumnIncrement(b"f", b"q", 1)])))
+    assert_internal_error(lambda: thrift2_client.append(
+        t, TAppend(row=b"", columns=[TColumnValue(b"f", b"q", b"x")])))
+    assert_internal_error(lambda: thrift2_client.mutateRow(t, TRowMutations(
+        row=b"", mutations=[TMutation(put=put_of(b"r9"))])))

@@ -227,6 +227,7 @@ Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
 }
 
 Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutation* out) {
+  HBEMU_RETURN_IF_ERROR(CheckRow(mutations.row));  // new RowMutations(row)
   // RowMutations refuses to be sent empty.
   if (mutations.mutations.empty()) return Status::InvalidArgument("No mutations in RowMutations");
   out->row = mutations.row;

@@ -268,7 +268,9 @@ bool ThbaseHandler::checkAndMutate(const std::string& table, const std::string& 
 
 void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& table,
                               const thrift2::TIncrement& tincrement) {
-  // new Increment(row) with nothing to add is refused as HBase converts it.
+  // new Increment(row) checks the row, and one with nothing to add is refused, as HBase
+  // converts it.
+  if (tincrement.row.empty()) throw ApplicationError("Row length is 0");
   if (tincrement.columns.empty()) throw ApplicationError("Increment has no columns");
   std::vector<storage::ColumnIncrement> increments;
   increments.reserve(tincrement.columns.size());
@@ -284,6 +286,7 @@ void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& tabl
 
 void ThbaseHandler::append(thrift2::TResult& _return, const std::string& table,
                            const thrift2::TAppend& tappend) {
+  if (tappend.row.empty()) throw ApplicationError("Row length is 0");  // new Append(row)
   if (tappend.columns.empty()) throw ApplicationError("Append has no columns");
   std::vector<storage::ColumnAppend> appends;
   appends.reserve(tappend.columns.size());
