@@ -294,3 +294,17 @@ def test_an_empty_row_in_increment_append_or_mutateRow_is_refused_as_it_is_conve
         t, TAppend(row=b"", columns=[TColumnValue(b"f", b"q", b"x")])))
     assert_internal_error(lambda: thrift2_client.mutateRow(t, TRowMutations(
         row=b"", mutations=[TMutation(put=put_of(b"r9"))])))
+
+
+def test_rows_in_row_mismatch_messages_are_shown_as_HBase_s_toStringBinary(thrift2_client,
+                                                                           thrift2_table):
+    t = thrift2_table()
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.checkAndPut(t, b"s\xff", b"f", b"q", None, put_of(b"r9"))
+    assert failure.value.message.splitlines()[0].endswith(
+        "The row of the action <r9> doesn't match the original one <s\\xFF>")
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.mutateRow(t, TRowMutations(row=b"s\xff", mutations=[
+            TMutation(put=put_of(b"\x01"))]))
+    assert failure.value.message == (
+        "The row in the recently added Mutation <\\x01> doesn't match the original one <s\\xFF>")

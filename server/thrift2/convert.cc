@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "server/admin/console.h"
 #include "server/gateway/attributes.h"
 #include "server/thrift2/filter_bytes.h"
 #include "storage/filter_parser.h"
@@ -252,8 +253,9 @@ Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutati
     }
     if (part.row != mutations.row) {
       // RowMutations.add: WrongRowIOException, a plain (retryable) IOException.
-      return Status::IOError("The row in the recently added Mutation <" + part.row +
-                             "> doesn't match the original one <" + mutations.row + ">");
+      return Status::IOError("The row in the recently added Mutation <" +
+                             admin::ToStringBinary(part.row) + "> doesn't match the original one <" +
+                             admin::ToStringBinary(mutations.row) + ">");
     }
     for (ColumnMutation& c : part.mutations) out->mutations.push_back(std::move(c));
   }

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "server/admin/console.h"
 #include "server/admin/metrics.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
@@ -197,8 +198,9 @@ bool ThbaseHandler::CheckAndMutateImpl(const std::string& table, const std::stri
                                        const storage::RowMutation& mutation, bool as_batch) {
   if (mutation.row != row) {
     // The region server refuses a mutation for another row (ProtobufUtil.toCheckAndMutate).
-    const Status other_row = Status::DoNotRetry("The row of the action <" + mutation.row +
-                                                "> doesn't match the original one <" + row + ">");
+    const Status other_row = Status::DoNotRetry(
+        "The row of the action <" + admin::ToStringBinary(mutation.row) +
+        "> doesn't match the original one <" + admin::ToStringBinary(row) + ">");
     if (as_batch) ThrowAsFailedActions({other_row}, 1);
     ThrowIfError(other_row);
   }
