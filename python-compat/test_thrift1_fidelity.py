@@ -73,3 +73,14 @@ def test_a_read_of_no_rows_checks_no_timestamp_and_an_empty_row_comes_first(raw_
     assert raw_client.getRowsTs(MISSING, [], -1, NO_ATTRS) == []
     assert_internal_error(lambda: raw_client.getVer(MISSING, b"", b"f:b", 2, NO_ATTRS))
     assert_internal_error(lambda: raw_client.getVerTs(MISSING, b"", b"f:b", 5, 0, NO_ATTRS))
+
+
+def test_mutateRowsTs_at_a_negative_timestamp_is_refused_before_the_lookup(raw_client, raw_table):
+    from hbase.ttypes import BatchMutation, Mutation
+
+    t = raw_table()
+    batch = [BatchMutation(row=b"r", mutations=[Mutation(column=b"f:a", value=b"v")])]
+    for table in (t, MISSING):
+        assert_internal_error(lambda: raw_client.mutateRowsTs(table, batch, -1, NO_ATTRS))
+    raw_client.mutateRowsTs(t, [], -1, NO_ATTRS)  # no rows: no Put is built
+    assert raw_client.getRow(t, b"r", NO_ATTRS) == []

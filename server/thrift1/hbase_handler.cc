@@ -255,6 +255,7 @@ std::optional<std::string> VisitBatchRow(std::string_view row,
 void HbaseHandler::MutateRows(const std::string& table, const BatchMutationsView& rows,
                               int64_t timestamp,
                               const std::map<std::string, std::string>& attributes) {
+  CheckBatchTimestamp(rows.size(), timestamp);
   const Status table_status = BatchTableStatus(table);
   if (!table_status.ok()) {
     BatchTally tally;
@@ -342,6 +343,15 @@ void HbaseHandler::ThrowIfBatchFailed(const Status& status, size_t actions) cons
   if (status.ok()) return;
   const std::string message = WholeBatchFailure(status, actions, BatchServerOf());
   if (!message.empty()) ThrowIOError(kRetriesExhaustedWithDetails, message, true);
+}
+
+// HBase builds `new Put(row, timestamp)` for every row before the batch is sent: a negative
+// timestamp fails the call (INTERNAL_ERROR) before the table is looked up, unless there are
+// no rows.
+void HbaseHandler::CheckBatchTimestamp(size_t rows, int64_t timestamp) const {
+  if (rows > 0 && timestamp < 0) {
+    throw ApplicationError("Timestamp cannot be negative. ts=" + std::to_string(timestamp));
+  }
 }
 
 void HbaseHandler::mutateRows(const std::string& tableName,
