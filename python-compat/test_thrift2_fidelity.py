@@ -7,9 +7,9 @@ catalog tables. Each test passes against the oracle (HBASE_THRIFT_TARGET/HBASE_T
 import pytest
 from thrift.Thrift import TApplicationException
 
-from hbase2.ttypes import (TAppend, TColumn, TColumnIncrement, TColumnValue, TCompareOp, TDelete,
-                           TDeleteType, TGet, TIncrement, TIOError, TMutation, TPut,
-                           TRowMutations, TTableName)
+from hbase2.ttypes import (TAppend, TColumn, TColumnFamilyDescriptor, TColumnIncrement,
+                           TColumnValue, TCompareOp, TDelete, TDeleteType, TGet, TIncrement,
+                           TIOError, TMutation, TPut, TRowMutations, TTableDescriptor, TTableName)
 
 LONG_MAX = 2 ** 63 - 1
 
@@ -216,3 +216,95 @@ def test_DELETE_FAMILY_VERSION_at_Long_MAX_VALUE_is_accepted_and_leaves_older_ce
     thrift2_client.deleteSingle(t, TDelete(row=b"r", columns=[TColumn(b"f", timestamp=LONG_MAX)],
                                            deleteType=TDeleteType.DELETE_FAMILY_VERSION))
     assert values(thrift2_client, t, b"r") == [(b"f", b"a", b"v")]
+
+
+def test_an_explicit_USE_DEFAULT_durability_is_kept_as_a_table_attribute(thrift2_client,
+                                                                        thrift2_table):
+    from hbase2.ttypes import TDurability
+
+    def attributes(**fields):
+        t = thrift2_table(tag="dur")
+        thrift2_client.modifyTable(TTableDescriptor(
+            tableName=TTableName(qualifier=t), columns=[TColumnFamilyDescriptor(name=b"f")],
+            **fields))
+        return thrift2_client.getTableDescriptor(TTableName(qualifier=t)).attributes
+
+    assert b"DURABILITY" not in attributes()
+    assert attributes(durability=TDurability.USE_DEFAULT)[b"DURABILITY"] == b"USE_DEFAULT"
+    assert attributes(durability=TDurability.SYNC_WAL)[b"DURABILITY"] == b"SYNC_WAL"
+
+
+def test_getTableDescriptors_of_no_names_describes_every_user_table(thrift2_client, thrift2_table):
+    t = thrift2_table()
+    described = thrift2_client.getTableDescriptors([])
+    names = [(d.tableName.ns, d.tableName.qualifier) for d in described]
+    assert (b"default", t) in names
+    assert all(ns != b"hbase" for ns, _ in names)
+    assert names == sorted(names)
+
+
+def test_a_get_of_an_empty_row_is_refused_as_the_request_is_converted(thrift2_client,
+                                                                      thrift2_table):
+    t = thrift2_table()
+    assert_internal_error(lambda: thrift2_client.get(b"thrift2_fidelity_missing", TGet(row=b"")))
+    assert_internal_error(lambda: thrift2_client.getMultiple(t, [TGet(row=b""), TGet(row=b"a")]))
+    assert_internal_error(lambda: thrift2_client.exists(t, TGet(row=b"")))
+
+
+def test_mutateRow_checks_every_part_s_row_before_refusing_an_empty_put(thrift2_client,
+                                                                       thrift2_table):
+    t = thrift2_table()
+    other_row = TRowMutations(row=b"r1", mutations=[TMutation(put=TPut(row=b"r1", columnValues=[])),
+                                                    TMutation(put=TPut(row=b"r9", columnValues=[]))])
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.mutateRow(t, other_row)
+    assert failure.value.message == (
+        "The row in the recently added Mutation <r9> doesn't match the original one <r1>")
+    assert_internal_error(lambda: thrift2_client.mutateRow(t, TRowMutations(
+        row=b"r1", mutations=[TMutation(put=TPut(row=b"r1", columnValues=[])),
+                              TMutation(put=put_of(b"r1"))])))
+    assert values(thrift2_client, t, b"r1") == []
+
+
+def test_a_reversed_scan_with_a_ColumnValueFilter_loads_other_families_on_demand_and_fails(
+        thrift2_client, thrift2_table):
+    from hbase2.ttypes import TScan
+    t = thrift2_table(families=("f", "h"))
+    thrift2_client.put(t, TPut(row=b"r", columnValues=[TColumnValue(b"f", b"a", b"x"),
+                                                       TColumnValue(b"h", b"c", b"v")]))
+    for filter_string in (b"ColumnValueFilter('h', 'c', =, 'binary:v')",
+                          b"WHILE ColumnValueFilter('h', 'c', =, 'binary:v')"):
+        with pytest.raises(TIOError) as failure:
+            thrift2_client.getScannerResults(t, TScan(filterString=filter_string, reversed=True), 5)
+        assert failure.value.message.splitlines()[0] == (
+            "org.apache.hadoop.hbase.DoNotRetryIOException: "
+            "Reverse scan with loading CFs on demand is not supported")
+    # Forward, the filter works; with only the tested family there is nothing to load later.
+    scan = TScan(filterString=b"ColumnValueFilter('h', 'c', =, 'binary:v')", reversed=True,
+                 columns=[TColumn(b"h")])
+    assert [r.row for r in thrift2_client.getScannerResults(t, scan, 5)] == [b"r"]
+
+
+def test_an_empty_row_in_increment_append_or_mutateRow_is_refused_as_it_is_converted(
+        thrift2_client, thrift2_table):
+    t = thrift2_table()
+    assert_internal_error(lambda: thrift2_client.increment(
+        t, TIncrement(row=b"", columns=[TColumnIncrement(b"f", b"q", 1)])))
+    assert_internal_error(lambda: thrift2_client.append(
+        t, TAppend(row=b"", columns=[TColumnValue(b"f", b"q", b"x")])))
+    assert_internal_error(lambda: thrift2_client.mutateRow(t, TRowMutations(
+        row=b"", mutations=[TMutation(put=put_of(b"r9"))])))
+
+
+def test_rows_in_row_mismatch_messages_are_shown_as_HBase_s_toStringBinary(thrift2_client,
+                                                                           thrift2_table):
+    t = thrift2_table()
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.checkAndPut(t, b"s\xff", b"f", b"q", None, put_of(b"r9"))
+    assert failure.value.message.splitlines()[0].endswith(
+        "The row of the action <r9> doesn't match the original one <s\\xFF>")
+    with pytest.raises(TIOError) as failure:
+        thrift2_client.mutateRow(t, TRowMutations(row=b"s\xff", mutations=[
+            TMutation(put=put_of(b"\x01"))]))
+    assert failure.value.message == (
+        "The row in the recently added Mutation <\\x01> doesn't match the original one <s\\xFF>")

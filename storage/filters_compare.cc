@@ -267,6 +267,11 @@ class ColumnValueFilter : public Filter {
     column_found_ = true;
     return test_.ValueFails(c.value) ? FilterCode::kSkip : FilterCode::kInclude;
   }
+  // HBase's ColumnValueFilter needs only the tested family to decide: the others are loaded
+  // on demand (which a reversed scan refuses).
+  bool IsFamilyEssential(std::string_view family) const override {
+    return family == test_.family;
+  }
   std::string ToString() const override { return "ColumnValueFilter(" + test_.Args() + ")"; }
 
  private:

@@ -85,6 +85,9 @@ struct ScanSpec {
   // Maximum rows for the whole scan (HBase's Scan.setLimit, Thrift2 TScan.limit), counted as
   // rows returned after filtering; every piece of a batched row belongs to one row. <= 0: none.
   int32_t limit = 0;
+  // Only the region holding the scan's start (HBase's client with an explicit Scan.setLimit(0):
+  // measured on HBase 2.6.1, its scan ends with the first region it reads).
+  bool first_region_only = false;
 };
 
 }  // namespace hbemu::storage

@@ -159,6 +159,7 @@ Status RowReader::ReadCells(leveldb::Iterator* it, std::string_view row_key_pref
   // Whether a cell was returned matters only to the hidden tail and to the flush.
   CountingSink counter(sink);
   CellSink* const target = hidden_tail != nullptr || dropped != nullptr ? &counter : sink;
+  tail_floor_active_ = false;
   // The last cell's column needs no later cell (Skip::kNextColumn). Most often the next cell is
   // another column's already; only a surplus version costs a skip, told from its parsed key.
   bool column_done = false;
@@ -172,7 +173,9 @@ Status RowReader::ReadCells(leveldb::Iterator* it, std::string_view row_key_pref
       return Status::Corruption("bad cell key in table " + table_->name.ToString());
     }
     if (column_done && cell.qualifier == last.qualifier && cell.family == last.family) {
-      if (hidden_tail != nullptr && ReadsFamily(cell.family)) *hidden_tail = true;
+      if (hidden_tail != nullptr && CountsForTail(cell.family, cell.qualifier)) {
+        *hidden_tail = true;
+      }
       column_.assign(key.data(), ColumnKeyPrefixLength(key));
       SkipColumn(it);
       continue;
@@ -185,7 +188,8 @@ Status RowReader::ReadCells(leveldb::Iterator* it, std::string_view row_key_pref
     if (hidden_tail != nullptr) {
       if (returned) {
         *hidden_tail = false;
-      } else if (ReadsFamily(cell.family)) {
+        NoteReturned(cell);
+      } else if (CountsForTail(cell.family, cell.qualifier)) {
         *hidden_tail = true;
       }
     }
@@ -250,9 +254,29 @@ void RowReader::NoteSkipped(std::string_view first_skipped_key, size_t row_key_p
                             bool* hidden_tail) {
   if (hidden_tail != nullptr && !*hidden_tail &&
       ParseCellKeySuffix(first_skipped_key.substr(row_key_prefix_size), &skipped_) &&
-      ReadsFamily(skipped_.family)) {
+      CountsForTail(skipped_.family, skipped_.qualifier)) {
     *hidden_tail = true;
   }
+}
+
+void RowReader::NoteReturned(const ParsedCellKey& cell) {
+  const std::set<std::string>* named = visibility_.selected_qualifiers();
+  tail_floor_active_ = named != nullptr && visibility_.column_versions_full();
+  if (!tail_floor_active_) return;
+  tail_family_ = cell.family;
+  const auto next = named->upper_bound(cell.qualifier);
+  if (next == named->end()) {
+    tail_floor_.reset();
+  } else {
+    tail_floor_ = *next;
+  }
+}
+
+bool RowReader::CountsForTail(const std::string& family, const std::string& qualifier) const {
+  if (tail_floor_active_ && family == tail_family_) {
+    return tail_floor_.has_value() && qualifier >= *tail_floor_;
+  }
+  return ReadsFamily(family);
 }
 
 }  // namespace hbemu::storage

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -92,6 +94,11 @@ class RowReader {
                    bool* hidden_tail);
   // True when the read opens the family's store (HBase's heap only peeks into those).
   bool ReadsFamily(const std::string& family) const;
+  // Whether a stored cell the read does not return, met after the last returned one, is one
+  // HBase's store scanner would peek at (see tail_floor_).
+  bool CountsForTail(const std::string& family, const std::string& qualifier) const;
+  // Called after each returned cell: where the store scanner goes on from it.
+  void NoteReturned(const ParsedCellKey& cell);
 
   const TableDescriptor* const table_;
   const ReadSpec* const spec_;
@@ -100,6 +107,12 @@ class RowReader {
   ParsedCellKey parsed_[2];  // the cell being read and the one before it, by turns
   int current_ = 0;
   ParsedCellKey skipped_;
+  // After a returned cell that used up its named column's versions, HBase seeks to the next
+  // named column of the family (or past the family's row): cells of tail_family_ before
+  // tail_floor_ (all of them when it is unset) are never peeked at.
+  bool tail_floor_active_ = false;
+  std::string tail_family_;
+  std::optional<std::string> tail_floor_;
   std::string suffix_;
   std::string column_;
   std::string target_;

@@ -163,13 +163,15 @@ Status Store::FindTable(std::string_view name, bool require_enabled,
 
 // ---------------------------------------------------------------- reads
 
-Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const {
+Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec,
+                            bool is_get) const {
   // HBase's Get checks the time range before the versions (setTimeRange comes first).
   HBEMU_RETURN_IF_ERROR(CheckTimeRange(spec.time_range));
   for (const auto& [family, range] : spec.family_time_ranges) {
     HBEMU_RETURN_IF_ERROR(CheckTimeRange(range));
   }
-  if (spec.max_versions <= 0) return Status::IOError("versions must be positive");
+  // Get.readVersions refuses it; Scan.readVersions does not, and such a scan returns nothing.
+  if (is_get && spec.max_versions <= 0) return Status::IOError("versions must be positive");
   for (const auto& [family, qualifiers] : spec.columns.families()) {
     if (table.FindFamily(family) == nullptr) {
       return NoSuchFamily(table, family);
@@ -197,7 +199,7 @@ Status Store::Get(std::string_view table_name, std::string_view row, const ReadS
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(ValidateRow(row));
-  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec));
+  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec, /*is_get=*/true));
   result->cells.clear();
   return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
 }
@@ -206,7 +208,7 @@ Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,
                           std::unique_ptr<Scanner>* out) const {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read));
+  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read, /*is_get=*/false));
   if (spec.batch < 0) return Status::InvalidArgument("batch must not be negative");
   *out = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis());
   return Status::OK();

@@ -195,7 +195,7 @@ class Store {
   Status ResumeFamilyDrops();
   Status FindTable(std::string_view name, bool require_enabled,
                    std::shared_ptr<const TableDescriptor>* out) const;
-  Status CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec) const;
+  Status CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec, bool is_get) const;
   // One row as a Get reads it (row_reader.h), spec.filter included, from the newest data.
   Status ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
                          const ReadSpec& spec, int64_t now_ms, RowResult* result) const;

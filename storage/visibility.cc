@@ -237,4 +237,12 @@ void RowVisibility::Add(std::string_view family, std::string_view qualifier, int
   if (CountForStoreLimit()) out->AppendCell(std::move(cell));
 }
 
+bool RowVisibility::column_versions_full() const {
+  // The tracker counts versions before the filter, up to the family's VERSIONS when there is
+  // one (HBASE-17125), as Add does.
+  if (family_desc_ == nullptr) return false;
+  const int32_t cap = filter_ != nullptr ? family_desc_->max_versions : max_versions_;
+  return versions_seen_ >= cap;
+}
+
 }  // namespace hbemu::storage

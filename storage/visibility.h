@@ -70,6 +70,13 @@ class RowVisibility {
   // read: later cells are ignored and the scan ends after this row.
   bool filter_done() const { return filter_done_; }
 
+  // After an Add that returned a cell: the selected qualifiers of its family when the read
+  // names them (nullptr for a whole family), and whether that cell used up the versions its
+  // column may return. HBase's ExplicitColumnTracker then seeks to the next named column (or
+  // the next row), so what its store scanner peeks at next starts there.
+  const std::set<std::string>* selected_qualifiers() const { return selected_qualifiers_; }
+  bool column_versions_full() const;
+
   // Starts another row of the same read, as a new RowVisibility with the same table, spec,
   // clock reading and purpose would, with `filter` (a scan's filter is new in each region).
   // What depends only on a family (its descriptor, selection, versions, time range, TTL

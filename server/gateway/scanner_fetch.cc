@@ -24,4 +24,13 @@ storage::Status FetchScannerRows(storage::Scanner* scanner, int64_t requested,
   return storage::Status::OK();
 }
 
+storage::Status FetchScannerRows(const storage::Store& store, ScannerRegistry::Entry* entry,
+                                 int64_t requested, storage::RowBatch* rows) {
+  if (requested == 0) return storage::Status::OK();
+  if (entry->scanner == nullptr) {
+    HBEMU_RETURN_IF_ERROR(store.OpenScanner(entry->table, entry->spec, &entry->scanner));
+  }
+  return FetchScannerRows(entry->scanner.get(), requested, rows);
+}
+
 }  // namespace hbemu::server

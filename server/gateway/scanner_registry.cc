@@ -51,6 +51,19 @@ int32_t ScannerRegistry::Add(std::unique_ptr<storage::Scanner> scanner, bool sor
   entry->scanner = std::move(scanner);
   entry->sorted_columns = sorted_columns;
   entry->table = std::move(table);
+  return AddEntry(std::move(entry));
+}
+
+int32_t ScannerRegistry::AddUnopened(std::string table, storage::ScanSpec spec,
+                                     bool sorted_columns) {
+  auto entry = std::make_shared<Entry>();
+  entry->spec = std::move(spec);
+  entry->sorted_columns = sorted_columns;
+  entry->table = std::move(table);
+  return AddEntry(std::move(entry));
+}
+
+int32_t ScannerRegistry::AddEntry(std::shared_ptr<Entry> entry) {
   std::vector<std::shared_ptr<Entry>> closing;  // closed after the lock is let go
   int32_t id = 0;
   bool first = false;

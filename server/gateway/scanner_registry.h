@@ -27,7 +27,9 @@ class ScannerRegistry {
  public:
   struct Entry {
     std::mutex mu;  // one call at a time per scanner
+    // Null until the first fetch that asks for rows opens it from `spec` (FetchScannerRows).
     std::unique_ptr<storage::Scanner> scanner;
+    storage::ScanSpec spec;  // what the scanner is opened with
     bool sorted_columns = false;
     std::string table;  // the table scanned, for the admin console's counts
   };
@@ -43,6 +45,9 @@ class ScannerRegistry {
 
   int32_t Add(std::unique_ptr<storage::Scanner> scanner, bool sorted_columns,
               std::string table = "");
+  // A scanner of `table` opened by its first fetch that asks for rows, as HBase's client opens
+  // its region scanner (so a missing table fails there, and writes made before it are seen).
+  int32_t AddUnopened(std::string table, storage::ScanSpec spec, bool sorted_columns);
   // nullptr when the id is unknown, closed or expired. Touching it restarts its idle timer.
   std::shared_ptr<Entry> Find(int32_t id);
   // False when the id is unknown, closed or expired.
@@ -72,6 +77,7 @@ class ScannerRegistry {
   // Returns the clock reading at which the next one expires, or INT64_MAX.
   int64_t ExpireLocked(int64_t now_ms, std::vector<std::shared_ptr<Entry>>* closing);
   void Touch(Lru::iterator slot, int64_t now_ms);
+  int32_t AddEntry(std::shared_ptr<Entry> entry);
   int32_t NextFreeIdLocked();
   void RunTimer();
 

@@ -118,6 +118,14 @@ class MessageSkimmer::Cursor {
     return false;
   }
 
+  // Malformed in a way Java's processor answers (SkimResult::answer_after): it read up to here.
+  bool Answerable(std::string error) {
+    if (!ok()) return false;
+    Fail(SkimResult::Status::kMalformed, 0, std::move(error));
+    result_.answer_after = pos_;
+    return false;
+  }
+
  private:
   void Fail(SkimResult::Status status, size_t bytes, std::string error) {
     result_.status = status;
@@ -145,6 +153,13 @@ void MessageSkimmer::Reset() {
   stack_.clear();
   pending_type_ = -1;
   pending_in_field_ = false;
+}
+
+bool MessageSkimmer::Answerable(Cursor& in, std::string error) {
+  in.Answerable(std::move(error));
+  in.result().name = name_;
+  in.result().seqid = seqid_;
+  return false;
 }
 
 SkimResult MessageSkimmer::Skim(const uint8_t* data, size_t size) {
@@ -241,10 +256,12 @@ bool MessageSkimmer::Header(Cursor& in) {
       if (!in.BigEndian32(&name_size)) return false;
     }
     if (name_size < 0) return in.Malformed("Negative size");
-    if (!in.Take(static_cast<size_t>(name_size))) return false;
+    const uint8_t* name;
+    if (!in.Take(static_cast<size_t>(name_size), &name)) return false;
+    name_.assign(reinterpret_cast<const char*>(name), static_cast<size_t>(name_size));
     // Non-strict messages carry the type after the name.
     if (first >= 0 && !in.Take(1)) return false;
-    if (!in.Take(4)) return false;  // sequence id
+    if (!in.BigEndian32(&seqid_)) return false;
   } else {
     uint8_t id, version_and_type;
     if (!in.Byte(&id)) return false;
@@ -271,7 +288,10 @@ bool MessageSkimmer::FieldHeader(Cursor& in) {
       return true;
     }
     if (!in.Take(2)) return false;  // field id
-    if (!Skippable(type_byte)) return in.Malformed("invalid TType");
+    if (!Skippable(type_byte)) {
+      return Answerable(in, "Unrecognized type " +
+                                std::to_string(static_cast<int>(static_cast<int8_t>(type_byte))));
+    }
     pending_type_ = type_byte;
     return true;
   }
@@ -311,7 +331,10 @@ bool MessageSkimmer::Value(Cursor& in, uint8_t type) {
     case kString: {
       int32_t size;
       if (!(compact ? in.Varint32(&size) : in.BigEndian32(&size))) return false;
-      if (size < 0) return in.Malformed("Negative size");
+      if (size < 0) {
+        return compact ? in.Malformed("Negative size")
+                       : Answerable(in, "Negative length: " + std::to_string(size));
+      }
       return in.Take(static_cast<size_t>(size));
     }
     case kStruct:
@@ -349,7 +372,11 @@ bool MessageSkimmer::ContainerHeader(Cursor& in, uint8_t type) {
     if (size == 15 && !in.Varint32(&size)) return false;
     key_type = TypeOf(size_and_type & 0x0f);
   }
-  if (size < 0) return in.Malformed("Negative size");
+  if (size < 0) {
+    return protocol_ == WireProtocol::kCompact
+               ? in.Malformed("Negative size")
+               : Answerable(in, "Negative length: " + std::to_string(size));
+  }
   if (key_type < 0 || value_type < 0) return in.Malformed("unknown element type");
   if (size > 0 && !(Skippable(key_type) && (type != kMap || Skippable(value_type)))) {
     return in.Malformed("invalid TType");

@@ -25,6 +25,14 @@ struct SkimResult {
   Status status = Status::kNeedMore;
   size_t bytes = 0;
   std::string error;
+  // kMalformed only, binary protocol: nonzero when HBase's Java processor would answer this
+  // message with TApplicationException(PROTOCOL_ERROR, `error`) and read on at this many bytes
+  // from the message's start (an unknown field type, a negative string or container size: a
+  // TProtocolException thrown after those bytes were read). `name` and `seqid` are the
+  // message's own.
+  size_t answer_after = 0;
+  std::string name;
+  int32_t seqid = 0;
 };
 
 // Finds where a Thrift message ends on an unframed connection, where nothing but the message's
@@ -80,6 +88,8 @@ class MessageSkimmer {
   // Wire type code to libthrift's TType number, or -1 when the protocol does not know it.
   int TypeOf(uint8_t wire_type) const;
   uint64_t MinBytes(int ttype) const;
+  // Fails the skim as one Java's processor answers (SkimResult::answer_after); returns false.
+  bool Answerable(Cursor& in, std::string error);
 
   const WireProtocol protocol_;
   const size_t max_message_bytes_;
@@ -89,6 +99,8 @@ class MessageSkimmer {
   // The type of a field value whose header was read but whose value was not (-1: none).
   int pending_type_ = -1;
   bool pending_in_field_ = false;  // compact protocol bools live in the field header
+  std::string name_;  // the current message's method name and sequence id (binary protocol)
+  int32_t seqid_ = 0;
 };
 
 // Skims one buffer from scratch (one MessageSkimmer used once).

@@ -404,6 +404,7 @@ WireSession::Step WireSession::NextBuffered() {
                    " exceeds the limit of " + std::to_string(max) + " bytes" +
                    Hint(start, buffered()));
     case SkimResult::Status::kMalformed:
+      if (skim.answer_after > 0) return AnswerMalformed(skim);
       break;
   }
   return Close(std::string("malformed ") + WireProtocolName(format_->protocol) +
@@ -468,6 +469,34 @@ WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WirePr
     WriteBigEndian32(static_cast<uint32_t>(reply.size - reserve), const_cast<uint8_t*>(reply.data));
   }
   return Write({reply});
+}
+
+WireSession::Step WireSession::AnswerMalformed(const SkimResult& skim) {
+  LOG_EVERY_N(WARNING, 100) << "[wire_session] malformed " << skim.name << " message from "
+                            << peer_ << " answered as HBase does: " << skim.error;
+  skimmer_->Reset();
+  // TBinaryProtocol's message: version | EXCEPTION, name, seqid, then the exception struct
+  // (1: message, 2: type PROTOCOL_ERROR).
+  constexpr uint32_t kVersionException = 0x80010003u;
+  constexpr uint32_t kProtocolError = 7;
+  auto put32 = [this](uint32_t v) {
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      error_reply_.push_back(static_cast<char>(v >> shift));
+    }
+  };
+  error_reply_.clear();
+  put32(kVersionException);
+  put32(static_cast<uint32_t>(skim.name.size()));
+  error_reply_ += skim.name;
+  put32(static_cast<uint32_t>(skim.seqid));
+  error_reply_ += std::string("\x0b\x00\x01", 3);
+  put32(static_cast<uint32_t>(skim.error.size()));
+  error_reply_ += skim.error;
+  error_reply_ += std::string("\x08\x00\x02", 3);
+  put32(kProtocolError);
+  error_reply_.push_back('\0');
+  consumed_ = skim.answer_after;
+  return Write({{reinterpret_cast<const uint8_t*>(error_reply_.data()), error_reply_.size()}});
 }
 
 WireSession::Step WireSession::RespondText(int status, const std::string& text) {

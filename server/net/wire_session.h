@@ -130,6 +130,9 @@ class WireSession {
   void EndIdle();
   // A kWrite step of the non-empty spans, in order.
   Step Write(std::initializer_list<Span> spans);
+  // Answers a malformed unframed message as HBase's Java processor does (SkimResult::
+  // answer_after) and reads on after the bytes it would have read.
+  Step AnswerMalformed(const SkimResult& skim);
   // An HTTP text response (an error) in http_header_; closes after it unless kept alive.
   Step RespondText(int status, const std::string& text);
   Span HeaderSpan() const;
@@ -165,6 +168,8 @@ class WireSession {
   std::unique_ptr<Call> call_;
   std::unique_ptr<HttpRequestReader> http_;
   std::string http_header_;
+  // A TApplicationException reply written by the session itself (AnswerMalformed).
+  std::string error_reply_;
   bool http_keep_alive_ = true;
 };
 

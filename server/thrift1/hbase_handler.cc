@@ -26,7 +26,10 @@ constexpr InvalidArgumentAs kIllegalArgument = InvalidArgumentAs::kIllegalArgume
 
 // Thrift1 reads that take a timestamp see only cells strictly older than it: HBase's handler
 // uses the time range [0, ts), whatever the IDL comments say (THRIFT_API.md 2.1.3).
+// A negative ts fails HBase's TimeRange(0, ts) while the request is built (INTERNAL_ERROR),
+// before the table is looked up.
 storage::TimeRange Before(int64_t ts) {
+  if (ts < 0) throw ApplicationError("maxStamp is smaller than minStamp");
   storage::TimeRange range;
   if (ts != kLatest) range.max = ts;
   return range;
@@ -54,10 +57,15 @@ HbaseHandler::HbaseHandler(storage::Store* store, ScannerRegistry* scanners, Opt
 void HbaseHandler::ReadCells(std::vector<thrift::TCell>& out, const std::string& table,
                              const std::string& row, const std::string& column, int32_t versions,
                              int64_t before_ts) {
+  ThrowIfError(CheckRow(row));  // new Get(row), before anything else
   storage::ReadSpec spec;
   AddColumns({column}, &spec.columns);
-  spec.max_versions = versions;
   spec.time_range = Before(before_ts);
+  // Get.readVersions refuses it (after setTimeRange) before the table is looked up.
+  if (!row.empty() && versions <= 0) {
+    ThrowIfError(storage::Status::IOError("versions must be positive"));
+  }
+  spec.max_versions = versions;
   storage::RowResult result;
   ThrowIfError(store_->Get(table, row, spec, &result));
   admin::NoteRead(table, row);
@@ -87,7 +95,8 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
                             const std::vector<std::string>& columns, int64_t before_ts) {
   storage::ReadSpec spec;
   AddColumns(columns, &spec.columns);
-  spec.time_range = Before(before_ts);
+  // HBase sets the time range on each row's Get: with no rows nothing is checked.
+  if (!rows.empty()) spec.time_range = Before(before_ts);
   out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
   for (const std::string& row : rows) {
     storage::RowResult result;
@@ -165,6 +174,13 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
                                  const std::vector<thrift::Mutation>& mutations, int64_t timestamp,
                                  const std::map<std::string, std::string>& attributes) {
   ThrowIfError(CheckRow(row), kIllegalArgument);
+  // HBase builds `new Put(row, timestamp)` whatever the mutations, which checks the timestamp.
+  if (timestamp < 0) {
+    thrift::IllegalArgument e;
+    e.__set_message("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
+                    std::to_string(timestamp));
+    throw e;
+  }
   RowMutation deletes{row, {}, 0};
   RowMutation puts{row, {}, CellTtlFromAttributes(attributes)};
   for (const thrift::Mutation& m : mutations) {
@@ -239,6 +255,7 @@ std::optional<std::string> VisitBatchRow(std::string_view row,
 void HbaseHandler::MutateRows(const std::string& table, const BatchMutationsView& rows,
                               int64_t timestamp,
                               const std::map<std::string, std::string>& attributes) {
+  CheckBatchTimestamp(rows.size(), timestamp);
   const Status table_status = BatchTableStatus(table);
   if (!table_status.ok()) {
     BatchTally tally;
@@ -328,6 +345,15 @@ void HbaseHandler::ThrowIfBatchFailed(const Status& status, size_t actions) cons
   if (!message.empty()) ThrowIOError(kRetriesExhaustedWithDetails, message, true);
 }
 
+// HBase builds `new Put(row, timestamp)` for every row before the batch is sent: a negative
+// timestamp fails the call (INTERNAL_ERROR) before the table is looked up, unless there are
+// no rows.
+void HbaseHandler::CheckBatchTimestamp(size_t rows, int64_t timestamp) const {
+  if (rows > 0 && timestamp < 0) {
+    throw ApplicationError("Timestamp cannot be negative. ts=" + std::to_string(timestamp));
+  }
+}
+
 void HbaseHandler::mutateRows(const std::string& tableName,
                               const std::vector<thrift::BatchMutation>& rowBatches,
                               const std::map<std::string, std::string>& attributes) {
@@ -367,6 +393,12 @@ int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::s
 
 void HbaseHandler::DeleteImpl(const std::string& table, const std::string& row,
                               const std::string* column, int64_t timestamp) {
+  // HBase's handler builds the Delete (row and timestamp checked) outside its IOException
+  // handling: a bad one is INTERNAL_ERROR, before the table is looked up.
+  ThrowIfError(CheckRow(row));
+  if (timestamp < 0) {
+    throw ApplicationError("Timestamp cannot be negative. ts=" + std::to_string(timestamp));
+  }
   ColumnMutation d;
   d.timestamp = timestamp;
   if (column == nullptr) {
@@ -425,6 +457,8 @@ void HbaseHandler::append(std::vector<thrift::TCell>& _return, const thrift::TAp
   if (app.columns.size() != app.values.size()) {
     throw ApplicationError("Sizes of columns and values in tappend object are not matching");
   }
+  // HBase's client refuses an Append without columns before it looks for the table.
+  if (app.columns.empty()) throw ApplicationError("No columns to append");
   std::vector<storage::ColumnAppend> appends;
   for (size_t i = 0; i < app.columns.size(); ++i) {
     ColumnSpec c = ParseColumn(app.columns[i]);
@@ -466,11 +500,11 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
 
 // ==================================================================== scanners
 
-int32_t HbaseHandler::OpenScanner(const std::string& table, const storage::ScanSpec& spec,
+// Opened lazily, at the first fetch that asks for rows, as HBase's client does: a missing table
+// or family fails there (scanner_fetch.h).
+int32_t HbaseHandler::OpenScanner(const std::string& table, storage::ScanSpec spec,
                                   bool sorted_columns) {
-  std::unique_ptr<storage::Scanner> scanner;
-  ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), sorted_columns, table);
+  return scanners_->AddUnopened(table, std::move(spec), sorted_columns);
 }
 
 int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const thrift::TScan& scan,
@@ -488,7 +522,7 @@ int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const th
   if (scan.__isset.batchSize && scan.batchSize > 0) spec.batch = scan.batchSize;
   if (scan.__isset.reversed) spec.reversed = scan.reversed;
   // caching and cacheBlocks only tune RPCs and the block cache in HBase: nothing to do here.
-  return OpenScanner(tableName, spec, scan.__isset.sortColumns && scan.sortColumns);
+  return OpenScanner(tableName, std::move(spec), scan.__isset.sortColumns && scan.sortColumns);
 }
 
 int32_t HbaseHandler::scannerOpen(const std::string& tableName, const std::string& startRow,
@@ -497,7 +531,7 @@ int32_t HbaseHandler::scannerOpen(const std::string& tableName, const std::strin
   storage::ScanSpec spec;
   spec.start_row = startRow;
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 int32_t HbaseHandler::scannerOpenWithStop(const std::string& tableName,
@@ -508,7 +542,7 @@ int32_t HbaseHandler::scannerOpenWithStop(const std::string& tableName,
   spec.start_row = startRow;
   spec.stop_row = stopRow;
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 // HBase starts at the prefix with WhileMatch(PrefixFilter(prefix)): the scan ends at the first
@@ -521,7 +555,7 @@ int32_t HbaseHandler::scannerOpenWithPrefix(const std::string& tableName,
   spec.start_row = startAndPrefix;
   spec.row_prefix = startAndPrefix;
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 int32_t HbaseHandler::scannerOpenTs(const std::string& tableName, const std::string& startRow,
@@ -531,7 +565,7 @@ int32_t HbaseHandler::scannerOpenTs(const std::string& tableName, const std::str
   spec.start_row = startRow;
   spec.read.time_range = Before(timestamp);
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 int32_t HbaseHandler::scannerOpenWithStopTs(const std::string& tableName,
@@ -545,7 +579,7 @@ int32_t HbaseHandler::scannerOpenWithStopTs(const std::string& tableName,
   spec.stop_row = stopRow;
   spec.read.time_range = Before(timestamp);
   AddColumns(columns, &spec.read.columns);
-  return OpenScanner(tableName, spec, false);
+  return OpenScanner(tableName, std::move(spec), false);
 }
 
 void HbaseHandler::scannerGet(std::vector<thrift::TRowResult>& _return, int32_t id) {
@@ -566,16 +600,17 @@ void HbaseHandler::scannerGetList(std::vector<thrift::TRowResult>& _return, int3
 
 void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch* rows,
                                    bool* sorted_columns) {
-  if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
+  // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
     thrift::IllegalArgument e;
     e.__set_message("scanner ID is invalid");
     throw e;
   }
+  if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::lock_guard<std::mutex> lock(entry->mu);
   const size_t first = rows->size();
-  ThrowIfError(FetchScannerRows(entry->scanner.get(), nbRows, rows));
+  ThrowIfError(FetchScannerRows(*store_, entry.get(), nbRows, rows));
   admin::NoteReads(entry->table, *rows, first);
   *sorted_columns = entry->sorted_columns;
 }

@@ -169,6 +169,8 @@ class HbaseHandler : public thrift::HbaseIf {
   // Throws what mutateRows throws for rows counted in `tally` whose table has the (not OK)
   // status `table_status`; returns when HBase would send nothing.
   void FailBatch(const storage::Status& table_status, const BatchTally& tally) const;
+  // Throws HBase's conversion error for a mutateRowsTs of `rows` rows at a negative timestamp.
+  void CheckBatchTimestamp(size_t rows, int64_t timestamp) const;
 
   // ---- server
   thrift::TThriftServerType::type getThriftServerType() override;
@@ -194,7 +196,7 @@ class HbaseHandler : public thrift::HbaseIf {
   BatchServer BatchServerOf() const;
   void DeleteImpl(const std::string& table, const std::string& row, const std::string* column,
                   int64_t timestamp);
-  int32_t OpenScanner(const std::string& table, const storage::ScanSpec& spec,
+  int32_t OpenScanner(const std::string& table, storage::ScanSpec spec,
                       bool sorted_columns);
   thrift::TRegionInfo ToTRegionInfo(const RegionView& region) const;
 

@@ -96,6 +96,10 @@ bool HbaseProcessor::ProcessMutateRows(TProtocol* in, TProtocol* out, const std:
   // Both methods' results have the same fields: io (1), ia (2).
   thrift::Hbase_mutateRows_result result;
   if (!CatchDeclared<thrift::IOError, thrift::IllegalArgument>(out, name, seqid, &result, [&] {
+        if (with_timestamp) {
+          handler_->CheckBatchTimestamp(
+              args.rows.size() + tally.put_rows + tally.delete_rows, args.timestamp);
+        }
         if (!table_status.ok()) {
           handler_->FailBatch(table_status, tally);
           return;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "server/admin/console.h"
 #include "server/gateway/attributes.h"
 #include "server/thrift2/filter_bytes.h"
 #include "storage/filter_parser.h"
@@ -68,6 +69,7 @@ thrift2::TTableName ToTTableName(const storage::TableName& name) {
 }
 
 Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
+  HBEMU_RETURN_IF_ERROR(CheckRow(get.row));  // new Get(row)
   if (get.__isset.columns) AddColumns(get.columns, &spec->columns);
   if (get.__isset.timestamp) {
     // Get.setTimestamp: exactly that version, [ts, ts + 1); HBase's ts + 1 overflows at
@@ -123,6 +125,8 @@ Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
     }
   }
   if (scan.__isset.limit && scan.limit > 0) spec->limit = scan.limit;
+  // HBase's client then stops at the end of the first region it reads.
+  if (scan.__isset.limit && scan.limit == 0) spec->first_region_only = true;
   // caching, cacheBlocks, readType, consistency, targetReplicaId and authorizations tune RPCs,
   // caches and replicas in HBase; none changes what a single-replica store returns.
   return Status::OK();
@@ -224,12 +228,21 @@ Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out) {
 }
 
 Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutation* out) {
+  HBEMU_RETURN_IF_ERROR(CheckRow(mutations.row));  // new RowMutations(row)
   // RowMutations refuses to be sent empty.
   if (mutations.mutations.empty()) return Status::InvalidArgument("No mutations in RowMutations");
   out->row = mutations.row;
+  // A put without columns is refused when the whole RowMutations is sent, after every part was
+  // added (and its row checked).
+  bool empty_put = false;
   for (const thrift2::TMutation& m : mutations.mutations) {
     storage::RowMutation part;
-    if (m.__isset.put) {
+    if (m.__isset.put && m.put.columnValues.empty()) {
+      HBEMU_RETURN_IF_ERROR(CheckRow(m.put.row));
+      if (m.put.__isset.timestamp) HBEMU_RETURN_IF_ERROR(CheckTimestamp(m.put.timestamp));
+      empty_put = true;
+      part.row = m.put.row;
+    } else if (m.__isset.put) {
       HBEMU_RETURN_IF_ERROR(ToRowMutation(m.put, &part));
       // One TTL per row mutation: the first put that asks for one sets it.
       if (out->cell_ttl_ms == 0) out->cell_ttl_ms = part.cell_ttl_ms;
@@ -240,11 +253,13 @@ Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutati
     }
     if (part.row != mutations.row) {
       // RowMutations.add: WrongRowIOException, a plain (retryable) IOException.
-      return Status::IOError("The row in the recently added Mutation <" + part.row +
-                             "> doesn't match the original one <" + mutations.row + ">");
+      return Status::IOError("The row in the recently added Mutation <" +
+                             admin::ToStringBinary(part.row) + "> doesn't match the original one <" +
+                             admin::ToStringBinary(mutations.row) + ">");
     }
     for (ColumnMutation& c : part.mutations) out->mutations.push_back(std::move(c));
   }
+  if (empty_put) return Status::InvalidArgument("No columns to insert");
   return Status::OK();
 }
 

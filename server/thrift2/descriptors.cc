@@ -222,6 +222,11 @@ Status ToTableSpec(const thrift2::TTableDescriptor& in, storage::TableDescriptor
   }
   out->durability = in.__isset.durability ? static_cast<storage::Durability>(in.durability)
                                           : storage::Durability::kUseDefault;
+  // HBase's setDurability records the value even for USE_DEFAULT, which then shows among the
+  // attributes; only a descriptor that never set it has none.
+  if (in.__isset.durability && out->durability == storage::Durability::kUseDefault) {
+    out->values["DURABILITY"] = storage::DurabilityName(out->durability);
+  }
   return Status::OK();
 }
 

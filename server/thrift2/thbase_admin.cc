@@ -91,6 +91,8 @@ void ThbaseHandler::getTableDescriptor(thrift2::TTableDescriptor& _return,
 
 void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& _return,
                                         const std::vector<thrift2::TTableName>& tables) {
+  // An empty list asks HBase's master for every user table.
+  if (tables.empty()) return TableDescriptorsByPattern(&_return, std::nullopt, false);
   for (const thrift2::TTableName& name : tables) {
     std::shared_ptr<const storage::TableDescriptor> table;
     const std::string full_name = convert::FullTableName(name);

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "server/admin/console.h"
 #include "server/admin/metrics.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
@@ -197,8 +198,9 @@ bool ThbaseHandler::CheckAndMutateImpl(const std::string& table, const std::stri
                                        const storage::RowMutation& mutation, bool as_batch) {
   if (mutation.row != row) {
     // The region server refuses a mutation for another row (ProtobufUtil.toCheckAndMutate).
-    const Status other_row = Status::DoNotRetry("The row of the action <" + mutation.row +
-                                                "> doesn't match the original one <" + row + ">");
+    const Status other_row = Status::DoNotRetry(
+        "The row of the action <" + admin::ToStringBinary(mutation.row) +
+        "> doesn't match the original one <" + admin::ToStringBinary(row) + ">");
     if (as_batch) ThrowAsFailedActions({other_row}, 1);
     ThrowIfError(other_row);
   }
@@ -268,7 +270,9 @@ bool ThbaseHandler::checkAndMutate(const std::string& table, const std::string& 
 
 void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& table,
                               const thrift2::TIncrement& tincrement) {
-  // new Increment(row) with nothing to add is refused as HBase converts it.
+  // new Increment(row) checks the row, and one with nothing to add is refused, as HBase
+  // converts it.
+  if (tincrement.row.empty()) throw ApplicationError("Row length is 0");
   if (tincrement.columns.empty()) throw ApplicationError("Increment has no columns");
   std::vector<storage::ColumnIncrement> increments;
   increments.reserve(tincrement.columns.size());
@@ -284,6 +288,7 @@ void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& tabl
 
 void ThbaseHandler::append(thrift2::TResult& _return, const std::string& table,
                            const thrift2::TAppend& tappend) {
+  if (tappend.row.empty()) throw ApplicationError("Row length is 0");  // new Append(row)
   if (tappend.columns.empty()) throw ApplicationError("Append has no columns");
   std::vector<storage::ColumnAppend> appends;
   appends.reserve(tappend.columns.size());
@@ -311,9 +316,9 @@ void ThbaseHandler::mutateRow(const std::string& table,
 int32_t ThbaseHandler::openScanner(const std::string& table, const thrift2::TScan& tscan) {
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
-  std::unique_ptr<storage::Scanner> scanner;
-  ThrowIfError(store_->OpenScanner(table, spec, &scanner));
-  return scanners_->Add(std::move(scanner), /*sorted_columns=*/false, table);
+  // Opened lazily, at the first fetch that asks for rows, as HBase's client does: a missing
+  // table or family fails there (scanner_fetch.h).
+  return scanners_->AddUnopened(table, std::move(spec), /*sorted_columns=*/false);
 }
 
 void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32_t scannerId,
@@ -325,17 +330,18 @@ void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32
 }
 
 void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage::RowBatch* rows) {
-  if (numRows < 0) throw ApplicationError("numRows must not be negative");
+  // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(scannerId);
   if (entry == nullptr) {
     thrift2::TIllegalArgument e;
     e.__set_message("Invalid scanner Id");
     throw e;
   }
+  if (numRows < 0) throw ApplicationError("numRows must not be negative");
   const size_t first = rows->size();
   {
     std::lock_guard<std::mutex> lock(entry->mu);
-    ThrowIfError(FetchScannerRows(entry->scanner.get(), numRows, rows));
+    ThrowIfError(FetchScannerRows(*store_, entry.get(), numRows, rows));
   }
   admin::NoteReads(entry->table, *rows, first);
 }
@@ -358,6 +364,8 @@ void ThbaseHandler::ScanOnce(const std::string& table, const thrift2::TScan& tsc
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
+  // HBase's client sends no scan RPC for 0 rows: nothing past the request's conversion fails.
+  if (numRows == 0) return;
   std::unique_ptr<storage::Scanner> scanner;
   ThrowIfError(store_->OpenScanner(table, spec, &scanner));
   const size_t first = rows->size();
