@@ -98,7 +98,7 @@ void CloneTableSchema(CommandContext& ctx) {
       if (!r.startKey.empty()) splits.push_back(r.startKey);
     }
   }
-  client.createTable(desc, splits);
+  client.createTable(ForWriting(desc), splits);
 }
 
 void ListRegions(CommandContext& ctx) {

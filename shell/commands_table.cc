@@ -158,7 +158,7 @@ void Alter(CommandContext& ctx) {
           }
         }
         desc.__isset.attributes = true;
-        client.modifyTable(desc);
+        client.modifyTable(ForWriting(desc));
         continue;
       }
     } else {

@@ -9,6 +9,13 @@ namespace hbemu::shell {
 
 namespace t2 = hbemu::thrift2;
 
+t2::TTableDescriptor ForWriting(t2::TTableDescriptor desc) {
+  if (desc.__isset.durability && desc.durability == t2::TDurability::USE_DEFAULT) {
+    desc.__isset.durability = false;
+  }
+  return desc;
+}
+
 t2::TTableName TableNameOf(const std::string& table) {
   t2::TTableName name;
   size_t colon = table.find(':');

@@ -11,6 +11,12 @@ namespace hbemu::shell {
 // "ns:t" or "t" as a Thrift2 table name.
 hbemu::thrift2::TTableName TableNameOf(const std::string& table);
 
+// A descriptor read back to be written again (alter, clone_table_schema) without the
+// durability field when it is the default: Thrift2 always reports it, and sending
+// USE_DEFAULT back makes HBase's gateway (and this server) keep a DURABILITY attribute the
+// Java client's copy never has.
+hbemu::thrift2::TTableDescriptor ForWriting(hbemu::thrift2::TTableDescriptor desc);
+
 // Applies a family spec hash ({NAME => 'f', VERSIONS => 3, TTL => 60, ...}) onto `family`.
 // Keys HBase's shell knows but a Thrift client cannot set are reported in *ignored.
 void ApplyFamilySpec(const Value& spec, hbemu::thrift2::TColumnFamilyDescriptor* family,
