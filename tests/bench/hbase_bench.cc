@@ -150,10 +150,35 @@ struct Client {
   std::unique_ptr<th::HbaseClient> hbase;
 };
 
-double RunTimed(int port, int connections, double seconds,
-                const std::function<void(Client&, int, uint64_t)>& op,
+using CallOp = std::function<void(Client&, int, uint64_t)>;
+
+double RunTimed(int port, int connections, double seconds, const CallOp& op,
                 std::vector<uint32_t>* latencies = nullptr) {
   return RunTimedWith<Client>(port, connections, seconds, op, latencies);
+}
+
+// The benchmark's read: getRow of a pseudo-random one of the `rows` rows of "bench", a
+// different sequence per connection; a row that is not found ends the run.
+CallOp GetRowOp(uint64_t rows) {
+  return [rows](Client& c, int t, uint64_t i) {
+    std::vector<th::TRowResult> out;
+    c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % rows), kNoAttributes);
+    if (out.size() != 1) {
+      fprintf(stderr, "hbase_bench: getRow found nothing\n");
+      exit(1);
+    }
+  };
+}
+
+// The benchmark's write: mutateRow of one cell to a new row of "writes" per call.
+CallOp MutateRowOp() {
+  return [](Client& c, int t, uint64_t i) {
+    th::Mutation m;
+    m.column = kColumn;
+    m.value = Value(i);
+    m.isDelete = false;
+    c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
+  };
 }
 
 void CreateTable(Client& c, const std::string& name) {
@@ -590,17 +615,8 @@ void AddCallLogRows(const Options& o, int port, uint64_t n, std::vector<Row>* ro
   LoadRows(admin, "bench", 0, n, RowKey);
   const pid_t measured = g_server_pid;
   g_server_pid = controlled->pid;
-  std::function<void(Client&, int, uint64_t)> get_op = [n](Client& c, int, uint64_t i) {
-    std::vector<th::TRowResult> out;
-    c.hbase->getRow(out, "bench", RowKey((i * 2654435761u) % n), kNoAttributes);
-  };
-  std::function<void(Client&, int, uint64_t)> put_op = [](Client& c, int t, uint64_t i) {
-    th::Mutation m;
-    m.column = kColumn;
-    m.value = Value(i);
-    m.isDelete = false;
-    c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
-  };
+  CallOp get_op = GetRowOp(n);
+  CallOp put_op = MutateRowOp();
   for (const bool log_on : {true, false}) {
     PostControl(controlled->admin_port, "/control/calls/enable",
                 log_on ? "{\"enabled\": true}" : "{\"enabled\": false}");
@@ -688,14 +704,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
   double get_rate[2] = {0, 0}, null_get_rate[2] = {0, 0};  // at 1 and 4 connections
   for (int conns : {1, 4, 16}) {
     Progress("[%s] getRow, %d connection(s)", mode.c_str(), conns);
-    auto get_op = [n](Client& c, int t, uint64_t i) {
-      std::vector<th::TRowResult> out;
-      c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % n), kNoAttributes);
-      if (out.size() != 1) {
-        fprintf(stderr, "hbase_bench: getRow found nothing\n");
-        exit(1);
-      }
-    };
+    CallOp get_op = GetRowOp(n);
     std::vector<uint32_t>* lat = conns == 1 && in_memory ? &extras->latencies : nullptr;
     std::vector<uint32_t>* null_lat = conns == 1 && in_memory ? &extras->null_latencies : nullptr;
     auto [s, r, cpu] = BestOf(
@@ -721,13 +730,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
   // mutateRow.
   for (int conns : {1, 4, 16}) {
     Progress("[%s] mutateRow, %d connection(s)", mode.c_str(), conns);
-    auto put_op = [](Client& c, int t, uint64_t i) {
-      th::Mutation m;
-      m.column = kColumn;
-      m.value = Value(i);
-      m.isDelete = false;
-      c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
-    };
+    CallOp put_op = MutateRowOp();
     auto [s, r, cpu] = BestOf(
         o.rounds, [&] { return RunTimed(port, conns, o.seconds, put_op); },
         [&] { return RunTimed(null_port, conns, o.seconds, put_op); });
@@ -750,17 +753,8 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
     w.rounds = o.rounds;
     w.row_key = RowKey;
     w.value = Value;
-    std::function<void(Client&, int, uint64_t)> get_op = [n](Client& c, int, uint64_t i) {
-      std::vector<th::TRowResult> out;
-      c.hbase->getRow(out, "bench", RowKey((i * 2654435761u) % n), kNoAttributes);
-    };
-    std::function<void(Client&, int, uint64_t)> put_op = [](Client& c, int t, uint64_t i) {
-      th::Mutation m;
-      m.column = kColumn;
-      m.value = Value(i);
-      m.isDelete = false;
-      c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
-    };
+    CallOp get_op = GetRowOp(n);
+    CallOp put_op = MutateRowOp();
     w.thrift1_get = [&] { return RunTimed(port, 1, o.seconds, get_op); };
     w.thrift1_put = [&] { return RunTimed(port, 1, o.seconds, put_op); };
     w.thrift1_scan = [&] {
@@ -832,10 +826,7 @@ void RunSuite(const Options& o, bool in_memory, NullServer& null_server, std::ve
   if (in_memory && o.idle_connections > 0) {
     Progress("[%s] getRow, 4 active with %d idle connections open", mode.c_str(),
              o.idle_connections);
-    auto get_op = [n](Client& c, int t, uint64_t i) {
-      std::vector<th::TRowResult> out;
-      c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % n), kNoAttributes);
-    };
+    CallOp get_op = GetRowOp(n);
     double with_idle = 0, without = 0;
     for (int i = 0; i < o.rounds; ++i) {
       without = std::max(without, RunTimed(port, 4, o.seconds, get_op));
@@ -914,29 +905,15 @@ void RunAgainst(const Options& o, std::vector<Row>* rows) {
   }
   g_server_pid = server->pid;
   const uint64_t n = o.cells;
-  auto get_op = [n](Client& c, int t, uint64_t i) {
-    std::vector<th::TRowResult> out;
-    c.hbase->getRow(out, "bench", RowKey((i * 2654435761u + t * 7919) % n), kNoAttributes);
-    if (out.size() != 1) {
-      fprintf(stderr, "hbase_bench: getRow found nothing\n");
-      exit(1);
-    }
-  };
-  auto put_op = [](Client& c, int t, uint64_t i) {
-    th::Mutation m;
-    m.column = kColumn;
-    m.value = Value(i);
-    m.isDelete = false;
-    c.hbase->mutateRow("writes", RowKey(i * 8 + t), {m}, kNoAttributes);
-  };
+  CallOp get_op = GetRowOp(n);
+  CallOp put_op = MutateRowOp();
   const std::string reference = fs::path(o.against).parent_path().filename().string() + "/" +
                                 fs::path(o.against).filename().string();
   for (int conns : {1, 4}) {
     for (bool get : {true, false}) {
       const char* call = get ? "getRow 1 cell of 100 B" : "mutateRow 1 cell";
       Progress("[mem] %s, %d connection(s), against %s", call, conns, reference.c_str());
-      std::function<void(Client&, int, uint64_t)> op = get ? std::function<void(Client&, int, uint64_t)>(get_op)
-                                                            : std::function<void(Client&, int, uint64_t)>(put_op);
+      const CallOp& op = get ? get_op : put_op;
       auto [s, r, cpu] = BestOf(
           o.rounds, [&] { return RunTimed(server->port, conns, o.seconds, op); },
           [&] { return RunTimed(other->port, conns, o.seconds, op); });
