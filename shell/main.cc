@@ -3,9 +3,11 @@
 // -e, a script file or stdin, stopping with a non-zero status at the first error.
 
 #include <editline/readline.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -77,6 +79,23 @@ std::string ServerLine(Connection& connection) {
 volatile sig_atomic_t g_interrupted = 0;
 void OnInterrupt(int) { g_interrupted = 1; }
 
+// libedit reads the next key again when a signal interrupts its read, so a Ctrl-C that came
+// while it was between two reads waited for another key. This read gives up once the flag is
+// set (checked at least every 100 ms), and readline returns at once.
+int ReadKey(FILE*) {
+  for (;;) {
+    if (g_interrupted) return EOF;
+    pollfd terminal{STDIN_FILENO, POLLIN, 0};
+    const int ready = poll(&terminal, 1, 100);
+    if (ready < 0 && errno != EINTR) return EOF;
+    if (ready <= 0) continue;
+    unsigned char key;
+    const ssize_t n = read(STDIN_FILENO, &key, 1);
+    if (n == 1) return key;
+    if (n == 0 || errno != EINTR) return EOF;
+  }
+}
+
 // Tab completion: command names at the start of the line, table names elsewhere.
 Shell* g_shell = nullptr;
 Connection* g_connection = nullptr;
@@ -112,12 +131,15 @@ char** Complete(const char* text, int start, int) {
 }
 
 int Interactive(Shell& shell, Connection& connection) {
+  // Set before libedit initialises (using_history does), which is when it reads it. libedit's
+  // own signal handlers stay: they keep the terminal right across Ctrl-Z and resizes, and pass
+  // SIGINT on to OnInterrupt.
+  rl_getc_function = ReadKey;
   std::string history = HistoryPath();
   using_history();
   g_shell = &shell;
   g_connection = &connection;
   rl_attempted_completion_function = Complete;
-  rl_catch_signals = 0;
   struct sigaction action {};
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
