@@ -9,7 +9,7 @@ HBase answers only after minutes of client retries (batches on a disabled table,
 import random
 import struct
 
-from calls import DAY_MS, HOUR_MS, LONG_MAX, Now
+from calls import DAY_MS, HOUR_MS, LONG_MAX, Call, Now
 
 ROWS = [b"r1", b"r2", b"r3", b"r4", b"r5\x00", b"s\xff"]
 FILTER_ROWS = ["r1", "r2", "r3", "r4", "s"]
@@ -179,3 +179,24 @@ class Model:
         for k, t in enumerate(self.scanners):
             if t == table.k:
                 self.closed.add(k)
+
+
+def draw_sequence(seed, n_calls, new_table, table_name, build, weights):
+    """The seed's calls for one service: two tables first (new_table(m) makes one), then
+    n_calls - 2 drawn by `weights` and build(m, kind); when no table is enabled, most draws
+    enable a disabled one (table_name(m, t) names it) or make a new one instead, since without
+    an enabled table most calls would only fail."""
+    m = Model(seed)
+    calls = [new_table(m), new_table(m)]
+    while len(calls) < n_calls:
+        if not m.live() and m.chance(0.9):
+            disabled = m.live("disabled")
+            if disabled:
+                t = m.pick(disabled)
+                t.state = "enabled"
+                calls.append(Call("enableTable", table_name(m, t)))
+            else:
+                calls.append(new_table(m))
+        else:
+            calls.append(build(m, m.weighted(weights)))
+    return calls[:n_calls]

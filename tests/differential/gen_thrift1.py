@@ -4,7 +4,7 @@ from hbase.ttypes import BatchMutation, ColumnDescriptor, Mutation, TAppend, TIn
 
 from calls import Call, MetaKey, Now, Scanner, Tab
 from filters import maybe_filter
-from gen_common import MISSING_TABLE, Model
+from gen_common import MISSING_TABLE, draw_sequence
 
 NO_ATTRS = {}
 
@@ -263,21 +263,6 @@ def build(m, method):
 
 def sequence(seed, n_calls):
     """The seed's calls: two tables first, then n_calls - 2 drawn by WEIGHTS."""
-    m = Model(seed)
-    calls = [create_table(m, m.new_family_set()), create_table(m, m.new_family_set())]
-    while len(calls) < n_calls:
-        if not m.live() and m.chance(0.9):
-            calls.append(_revive(m))  # without an enabled table most calls would only fail
-        else:
-            calls.append(build(m, m.weighted(WEIGHTS)))
-    return calls[:n_calls]
-
-
-def _revive(m):
-    disabled = m.live("disabled")
-    if disabled:
-        t = m.pick(disabled)
-        t.state = "enabled"
-        return Call("enableTable", _name(t))
-    return create_table(m, m.new_family_set())
+    return draw_sequence(seed, n_calls, lambda m: create_table(m, m.new_family_set()),
+                         lambda m, t: _name(t), build, WEIGHTS)
 

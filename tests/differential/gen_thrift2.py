@@ -7,7 +7,7 @@ from hbase2.ttypes import (TAppend, TColumn, TColumnFamilyDescriptor, TColumnInc
 
 from calls import DAY_MS, Call, Now, Ns, Pattern, Scanner, Tab
 from filters import maybe_filter
-from gen_common import MISSING_TABLE, Model, long_bytes
+from gen_common import MISSING_TABLE, draw_sequence, long_bytes
 
 # NO_OP is left out: a checkAndMutate that must compare with it makes HBase's client retry.
 COMPARE_OPS = [TCompareOp.LESS, TCompareOp.LESS_OR_EQUAL, TCompareOp.EQUAL,
@@ -373,21 +373,6 @@ def build(m, method):
 
 def sequence(seed, n_calls):
     """The seed's calls: two tables first, then n_calls - 2 drawn by WEIGHTS."""
-    m = Model(seed)
-    calls = [create_table(m, first=True), create_table(m, first=True)]
-    while len(calls) < n_calls:
-        if not m.live() and m.chance(0.9):
-            calls.append(_revive(m))  # without an enabled table most calls would only fail
-        else:
-            calls.append(build(m, m.weighted(WEIGHTS)))
-    return calls[:n_calls]
-
-
-def _revive(m):
-    disabled = m.live("disabled")
-    if disabled:
-        t = m.pick(disabled)
-        t.state = "enabled"
-        return Call("enableTable", _table_name(m, t))
-    return create_table(m, first=True)
+    return draw_sequence(seed, n_calls, lambda m: create_table(m, first=True), _table_name,
+                         build, WEIGHTS)
 
