@@ -36,17 +36,26 @@ set(hbemu_libraries
     "Thrift ${THRIFT_VERSION}"
     "LevelDB ${leveldb_VERSION}"
     "snappy ${Snappy_VERSION}"
-    "glog ${glog_VERSION}"
-    "gflags ${gflags_VERSION}"
+    "glog ${glog_VERSION}")
+if(NOT HBEMU_STATIC_PREFIX)
+  list(APPEND hbemu_libraries "gflags ${gflags_VERSION}")  # the static glog is built without it
+endif()
+list(APPEND hbemu_libraries
     "PCRE2 ${PCRE2_VERSION}"
     "protobuf ${Protobuf_VERSION}"
     "Boost ${Boost_VERSION_STRING}"
     "libedit ${LIBEDIT_VERSION}")
+if(HBEMU_STATIC_PREFIX)
+  # Read from the prefix's record of what it was built from (scripts/static_deps.sh).
+  file(STRINGS ${HBEMU_STATIC_PREFIX}/VERSIONS hbemu_mimalloc REGEX "^mimalloc=")
+  string(REGEX REPLACE "^mimalloc=([0-9.]+).*" "\\1" hbemu_mimalloc "${hbemu_mimalloc}")
+  list(APPEND hbemu_libraries "mimalloc ${hbemu_mimalloc}")
+endif()
 list(TRANSFORM hbemu_libraries REPLACE " $" " ?")
 list(JOIN hbemu_libraries ", " HBEMU_LIBRARY_VERSIONS)
 
-if(HBEMU_PORTABLE)
-  set(HBEMU_LINKAGE "portable: every library static except glibc")
+if(HBEMU_STATIC_PREFIX)
+  set(HBEMU_LINKAGE "fully static for ${HBEMU_STATIC_TARGET} (musl, libc++; no dynamic loader)")
 else()
   set(HBEMU_LINKAGE "shared libraries of the build machine")
 endif()

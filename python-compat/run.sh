@@ -39,7 +39,7 @@ if [ "$(cat "$pkg_stamp" 2>/dev/null || true)" != "$pkg_want" ]; then
   "$venv/bin/python" -m pip uninstall --disable-pip-version-check -q -y hbase-emulator-tools \
     >/dev/null 2>&1 || true
   # wheel.cmake=false: no binaries in it, since the suite names the server under test itself
-  # (the wheel with the portable binaries is built and tested by scripts/package.sh and test.sh).
+  # (the wheel with the static binaries is built and tested by scripts/package.sh and test.sh).
   "$venv/bin/python" -m pip install --disable-pip-version-check -q --no-deps --no-build-isolation \
     -C wheel.cmake=false --force-reinstall "$here"
   rm -rf "$here/build" "$here"/*.egg-info

@@ -6,7 +6,11 @@ import subprocess
 
 import hbcompat
 
-LIBRARIES = ("Thrift", "LevelDB", "snappy", "glog", "gflags", "PCRE2", "protobuf", "Boost", "libedit")
+LIBRARIES = ("Thrift", "LevelDB", "snappy", "glog", "PCRE2", "protobuf", "Boost", "libedit")
+# The glibc build links Debian's glog, which brings gflags; the static release build's glog is
+# built without it and links mimalloc as the allocator, for the target it names.
+SHARED_BUILD_LIBRARIES = ("gflags",)
+STATIC_BUILD_LIBRARIES = ("mimalloc",)
 
 
 def project_version():
@@ -36,7 +40,12 @@ def check_version_text(text, program):
         assert head.startswith(m.group(2)), (head, text)
     assert "follows Apache HBase 2.6.1" in text
     libraries = re.search(r"^libraries: (.*)$", text, re.M).group(1)
-    for name in LIBRARIES:
+    build = re.search(r"^build: (.*)$", text, re.M).group(1)
+    static = re.search(r"fully static for (x86_64|aarch64)-linux-musl \(musl, libc\+\+; no dynamic loader\)",
+                       build)
+    if not static:
+        assert "shared libraries of the build machine" in build, build
+    for name in LIBRARIES + (STATIC_BUILD_LIBRARIES if static else SHARED_BUILD_LIBRARIES):
         assert re.search(r"\b%s [0-9][0-9.]*\b" % re.escape(name), libraries), (name, libraries)
 
 

@@ -2,19 +2,19 @@
 # README command 3: build (via setup.sh) and run the benchmark; prints one table of ratios
 # against references measured in the same run.
 # Usage: scripts/bench.sh [--quick] [--no-growth] [--no-disk]   (environment: BUILD_DIR)
-#        scripts/bench.sh --portable [--quick]: getRow and mutateRow at 1 and 4 connections, the
-#        portable build (build-portable, scripts/package.sh) against this build, alternated
+#        scripts/bench.sh --static [--quick]: getRow and mutateRow at 1 and 4 connections and the
+#        full scan, the static release build (build-static-<arch>, scripts/static_build.sh)
+#        against this machine's glibc build, alternated
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
 "$repo/scripts/setup.sh"
 # The many-connections workload holds ~1,000 sockets on each side.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 4096 2>/dev/null || true
-if [ "${1:-}" = --portable ]; then
+if [ "${1:-}" = --static ]; then
   shift
-  SETUP_PROFILE=package BUILD_DIR="$repo/build-portable" BUILD_TARGETS="hbase-emulator hbase-shell" \
-    CMAKE_EXTRA_ARGS="-DHBEMU_PORTABLE=ON -DHBEMU_BUILD_TESTS=OFF" "$repo/scripts/setup.sh"
-  exec "$build_dir/hbase_bench" --server "$repo/build-portable/hbase-emulator" \
+  static_dir="$("$repo/scripts/static_build.sh" "$(uname -m)")"
+  exec "$build_dir/hbase_bench" --server "$static_dir/hbase-emulator" \
     --against "$build_dir/hbase-emulator" "$@"
 fi
 "$build_dir/hbase_bench" "$@"

@@ -2,13 +2,17 @@
 # Installs what the build needs (Debian packages) and builds into build/.
 # Safe to run again: it installs only missing packages and rebuilds only what changed.
 # Usage: scripts/setup.sh   (environment: BUILD_DIR, BUILD_TYPE, CMAKE_EXTRA_ARGS, BUILD_TARGETS,
-#                           SETUP_PROFILE=serve|package|full, default full)
+#                           SETUP_PROFILE=serve|package|full, default full; SETUP_INSTALL_ONLY=1
+#                           installs and builds nothing)
 # The serve profile installs and configures only what the server and the shell need (no tests in
 # the build tree); a later full run installs the rest and turns the tests back on.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
 build_type="${BUILD_TYPE:-RelWithDebInfo}"
+# ccache (when installed) shares compiled objects between build trees and checkouts: paths under
+# the checkout are hashed relative to it, and the working directory is left out.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$repo}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 
 # What building and serving need (SETUP_PROFILE=serve: scripts/serve.sh).
 packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift-dev
@@ -17,9 +21,10 @@ packages=(build-essential cmake ninja-build pkg-config thrift-compiler libthrift
           libprotobuf-dev protobuf-compiler)  # Thrift2 filterBytes: HBase's protobuf-serialized filters
 profile="${SETUP_PROFILE:-full}"
 if [ "$profile" != serve ]; then
-  # The static archives of the portable build (SETUP_PROFILE=package: scripts/package.sh).
-  packages+=(libgflags-dev libunwind-dev liblzma-dev libssl-dev zlib1g-dev libncurses-dev libbsd-dev libmd-dev
-             binutils python3 python3-venv)
+  # The release packages (SETUP_PROFILE=package: scripts/static_build.sh, package.sh, release.sh):
+  # the static builds' host tools (their libraries come from scripts/static_deps.sh), the
+  # checks of their binaries, the arm64 emulator and the image tools.
+  packages+=(ccache binutils file python3 python3-venv qemu-user qemu-user-static umoci skopeo iproute2)
 fi
 if [ "$profile" = full ]; then
   # Everything the tests, benchmarks and fuzzers need (scripts/test.sh, bench.sh, fuzz.sh).
@@ -40,6 +45,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+[ "${SETUP_INSTALL_ONLY:-0}" = 1 ] && exit 0
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 tests_flag=()
 if [ "$profile" = serve ]; then
   # A fresh tree leaves the tests out; an existing one keeps what it has.
@@ -49,7 +58,7 @@ elif [[ "${CMAKE_EXTRA_ARGS:-}" != *HBEMU_BUILD_TESTS* ]] &&
   tests_flag=(-DHBEMU_BUILD_TESTS=ON)  # a tree configured by serve.sh: the tests come back
 fi
 if [ ! -f "$build_dir/build.ninja" ] || ((${#tests_flag[@]})); then
-  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${tests_flag[@]}" \
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${tests_flag[@]}" "${launcher[@]}" \
     ${CMAKE_EXTRA_ARGS:-} >/dev/null
 fi
 targets=()

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # README command 2: install what is missing, build, and run every test:
-#  1. GoogleTest through CTest, bounded libFuzzer runs (the wire: detection, framing, HTTP,
-#     Thrift decoding and the handler; and the filter parser), then the Python compatibility
-#     suite (happybase in all four transport x protocol modes and raw Thrift over a socket and
-#     over HTTP, all against one server without mode flags; HBase's own Java clients from
-#     tests/java, built with Maven; 1,000 connections, crash recovery with SIGKILL, hostile
-#     input, soak) against the built server;
-#  2. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build;
-#  3. the concurrency tests on a ThreadSanitizer build.
-# HBEMU_SANITIZERS=0 skips 2 and 3 (quicker local runs; CI runs everything).
+#  1. GoogleTest through CTest and bounded libFuzzer runs (the wire: detection, framing, HTTP,
+#     Thrift decoding and the handler; and the filter parser) on this machine's glibc build;
+#  2. the fully static x86_64 build that the packages ship (scripts/static_build.sh: musl, every
+#     library linked in), packed as tarball and wheel (scripts/package.sh), then the Python
+#     compatibility suite against that static server: happybase in all four transport x protocol
+#     modes and raw Thrift over a socket and over HTTP, all against one server without mode flags;
+#     HBase's own Java clients from tests/java, built with Maven; 1,000 connections, crash
+#     recovery with SIGKILL, hostile input, soak; then the wheel in a fresh venv, and the
+#     container image unpacked and run under chroot with the smoke suite;
+#  3. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build (glibc);
+#  4. the concurrency tests on a ThreadSanitizer build.
+# The aarch64 build and its qemu smoke run in scripts/release.sh, not here (CI time).
+# HBEMU_SANITIZERS=0 skips 3 and 4 (quicker local runs; CI runs everything).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${BUILD_DIR:-$repo/build}"
@@ -18,13 +22,22 @@ echo "== GoogleTest (ctest)"
 ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 echo "== Fuzzing (libFuzzer, bounded)"
 "$repo/scripts/fuzz.sh" "${FUZZ_SECONDS:-30}"
-echo "== Python compatibility suite"
-HBASE_EMULATOR_BIN="$build_dir/hbase-emulator" "$repo/python-compat/run.sh"
-echo "== Portable package: static build of server and shell, ldd lists glibc's objects only; the wheel"
-"$repo/scripts/package.sh"
+arch="$(uname -m)"
 version="$(sed -n 's/^project(hbase_emulator VERSION \([0-9.]*\).*/\1/p' "$repo/CMakeLists.txt")"
+echo "== Static package ($arch): server and shell with no dynamic loader; tarball and wheel"
+"$repo/scripts/package.sh" "$arch"
+static_dir="$repo/build-static-$arch"
+echo "== Python compatibility suite, against the static server"
+HBASE_EMULATOR_BIN="$static_dir/hbase-emulator" "$repo/python-compat/run.sh"
 echo "== The wheel in a fresh venv: the pytest plugin starts the bundled server, no environment"
-"$repo/scripts/check_wheel.sh" "$repo"/dist/hbase_emulator-"$version"-py3-none-manylinux_*_"$(uname -m)".whl
+"$repo/scripts/check_wheel.sh" "$repo"/dist/hbase_emulator-"$version"-py3-none-*_"$arch".whl
+echo "== The container image: built from the static binaries, unpacked, its entrypoint run under chroot"
+image_dist="$(mktemp -d)"
+trap 'rm -rf "$image_dist"' EXIT
+oci_arch="$([ "$arch" = aarch64 ] && echo arm64 || echo amd64)"
+"$repo/scripts/oci_image.py" --version "$version" --commit "$(git -C "$repo" rev-parse --short=12 HEAD)" \
+  --out "$image_dist" --arch "$oci_arch=$static_dir/package-bin"
+"$repo/scripts/check_image.sh" "$image_dist/hbase-emulator-$version-image-linux-$oci_arch.tar"
 
 if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
   sanitizer_env=(

@@ -17,6 +17,7 @@
 
 #include "build_info.h"
 #include "server/admin/console.h"
+#include "server/admin/health_probe.h"
 #include "server/admin/http_server.h"
 #include "server/admin/metrics.h"
 #include "server/control/control_routes.h"
@@ -94,6 +95,14 @@ int main(int argc, char** argv) {
   if (options.print_limits) {
     std::cout << DescribeLimits(options.limits);
     return 0;
+  }
+  if (options.health_check) {
+    // Docker keeps a health check's output: one line saying what was asked and what came back.
+    const server::admin::HealthProbeResult probe = server::admin::ProbeReady(
+        server::admin::ProbeHostFor(options.admin_bind_address), options.admin_port,
+        std::chrono::seconds(2));
+    std::cout << "hbase-emulator: " << probe.message << std::endl;
+    return probe.ready ? 0 : 1;
   }
   SetLimits(options.limits);
 

@@ -86,6 +86,9 @@ std::string ServerUsage() {
       "      --init FILE           run this HBase shell script before reporting ready\n"
       "                            (repeatable; tables and namespaces that exist are kept)\n"
       "      --version             print the version, the commit built from and library versions\n"
+      "      --health-check        do not serve: ask the server on --admin-port (default 9095)\n"
+      "                            for /ready; exit 0 when it answers 200, else 1 (for a\n"
+      "                            container HEALTHCHECK, which then needs no shell)\n"
       "  -h, --help                this text\n"
       "There is no authentication: anyone who can reach the port can read and write.\n";
 }
@@ -220,6 +223,8 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       options->print_limits = true;
     } else if (arg == "--version") {
       options->print_version = true;
+    } else if (arg == "--health-check") {
+      options->health_check = true;
     } else if (arg == "start") {
       // hbase-daemon.sh passes a trailing "start"; HBase ignores it and so do we.
     } else {
@@ -237,14 +242,31 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
                                   : bind.find(':') != std::string::npos ? "::1"
                                                                          : "127.0.0.1";
   }
-  const std::string no_auth = ": there is no authentication, anyone who can reach it ";
-  if (!IsLoopbackAddress(options->thrift.bind_address)) {
+  // A container binds both everywhere; one warning then says it all, where two would read as
+  // two separate problems.
+  const bool thrift_exposed = !IsLoopbackAddress(options->thrift.bind_address);
+  const bool admin_exposed =
+      options->admin_enabled && !IsLoopbackAddress(options->admin_bind_address);
+  const std::string no_auth = ": there is no authentication, anyone who can reach ";
+  if (thrift_exposed && admin_exposed) {
+    const std::string where =
+        options->thrift.bind_address == options->admin_bind_address
+            ? "Thrift ports and admin console on " + options->thrift.bind_address
+            : "Thrift ports on " + options->thrift.bind_address + " and admin console on " +
+                  options->admin_bind_address;
+    options->warnings.push_back(where + no_auth +
+                                "them can read and write every table and browse every stored cell");
+  } else if (thrift_exposed) {
     options->warnings.push_back("Thrift ports on " + options->thrift.bind_address + no_auth +
-                                "can read and write every table");
-  }
-  if (options->admin_enabled && !IsLoopbackAddress(options->admin_bind_address)) {
+                                "it can read and write every table");
+  } else if (admin_exposed) {
     options->warnings.push_back("admin console on " + options->admin_bind_address + no_auth +
-                                "can browse every stored cell");
+                                "it can browse every stored cell");
+  }
+  if (options->health_check && (!options->admin_enabled || options->admin_port == 0)) {
+    *error = "--health-check asks the admin port's /ready: it needs --admin-port N (default "
+             "9095), not --no-admin or a free port";
+    return false;
   }
   if (options->test_controls && !options->admin_enabled) {
     *error = "--test-controls serves /control/ on the admin port, which --no-admin turns off";

@@ -40,6 +40,9 @@ struct ServerOptions {
   bool print_limits = false;
   // --version: print the version, commit and library versions and exit.
   bool print_version = false;
+  // --health-check: ask a running server's /ready on admin_port and exit 0 or 1, so a
+  // container's HEALTHCHECK needs no shell or curl in the image.
+  bool health_check = false;
   // Accepted but worth telling the user about (e.g. a flag HBase would ignore too).
   std::vector<std::string> warnings;
 };
@@ -47,7 +50,7 @@ struct ServerOptions {
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
 // --admin-bind, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
-// --max-message-mb, --limit, --limits, --init, --test-controls, --test-controls-remote, --version).
+// --max-message-mb, --limit, --limits, --init, --test-controls, --test-controls-remote, --version, --health-check).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.
 bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* help,

@@ -1,7 +1,5 @@
 #include "server/admin/http_server.h"
 
-#include <malloc.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,6 +11,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <glog/logging.h>
+
+#include "server/gateway/free_memory.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -138,9 +138,9 @@ class Session : public std::enable_shared_from_this<Session> {
                       [self = shared_from_this(), response, keep_alive, large](
                           beast::error_code ec, size_t) mutable {
                         response.reset();
-                        // The page's document and body are freed now; without a trim glibc
-                        // keeps that memory in this thread's arena for good.
-                        if (large) malloc_trim(0);
+                        // The page's document and body are freed now; without this the
+                        // allocator keeps that memory in the process.
+                        if (large) ReturnFreeMemory();
                         if (ec) return self->Close();
                         if (!keep_alive) return self->Linger();
                         self->Read();

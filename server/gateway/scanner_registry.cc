@@ -7,22 +7,14 @@
 #include <pthread.h>
 
 #include <glog/logging.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
+#include "server/gateway/free_memory.h"
 #include "storage/limits.h"
 
 namespace hbemu::server {
 namespace {
 
 constexpr size_t kTrimAfterClosing = 1000;
-
-void ReleaseFreeMemory() {
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
-}
 
 }  // namespace
 
@@ -187,7 +179,7 @@ void ScannerRegistry::RunTimer() {
       // call thread's malloc arena: hand it back, or a burst of leaked scanners would keep the
       // process at its peak after they expire.
       if (closed_since_trim >= kTrimAfterClosing) {
-        ReleaseFreeMemory();
+        ReturnFreeMemory();
         closed_since_trim = 0;
       }
       lock.lock();

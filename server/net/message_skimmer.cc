@@ -7,6 +7,13 @@
 namespace hbemu::server {
 namespace {
 
+SkimResult Completed(size_t bytes) {
+  SkimResult result;
+  result.status = SkimResult::Status::kComplete;
+  result.bytes = bytes;
+  return result;
+}
+
 // libthrift's TType numbers (thrift/protocol/TEnum.h); the skimmer speaks in them so that both
 // protocols share one walk.
 constexpr int kStop = 0, kVoid = 1, kBool = 2, kByte = 3, kDouble = 4, kI16 = 6, kI32 = 8,
@@ -137,7 +144,7 @@ class MessageSkimmer::Cursor {
   size_t size_;
   size_t pos_;
   size_t limit_;
-  SkimResult result_{SkimResult::Status::kComplete, 0, ""};  // kComplete = no failure yet
+  SkimResult result_ = Completed(0);  // kComplete = no failure yet
 };
 
 const char* WireProtocolName(WireProtocol protocol) {
@@ -167,7 +174,7 @@ SkimResult MessageSkimmer::Skim(const uint8_t* data, size_t size) {
   // the cursor where position_ now is (a cursor per step was a fifth of the skim's time).
   Cursor in(data, size, position_, max_message_bytes_);
   for (;;) {
-    if (header_done_ && stack_.empty()) return {SkimResult::Status::kComplete, position_, ""};
+    if (header_done_ && stack_.empty()) return Completed(position_);
     if (protocol_ == WireProtocol::kBinary && header_done_ && pending_type_ < 0 &&
         stack_.back().kind == Frame::Kind::kStruct && BinaryFields(data, size)) {
       in.Seek(position_);

@@ -8,10 +8,6 @@
 #include <new>
 #include <utility>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 #include <glog/logging.h>
 #include <thrift/TApplicationException.h>
 #include <thrift/TConfiguration.h>
@@ -20,6 +16,7 @@
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
+#include "server/gateway/free_memory.h"
 #include "server/net/bounded_reader.h"
 #include "server/net/http_exchange.h"
 
@@ -57,16 +54,6 @@ bool ChargeIdleBytes(size_t bytes, size_t limit) {
 // Freeing this much (a large call's buffers, and what the call itself allocated is free by now)
 // also hands free heap memory back to the system.
 constexpr size_t kTrimAfterBytes = 1 << 20;
-
-// glibc raises its mmap threshold after the first large block is freed (up to 32 MiB), so the
-// next large blocks come from the heap, and freeing them keeps the memory in the process: 30
-// connections that each sent and read 7 MB held 140-320 MB of RSS after every buffer was freed.
-// Giving back what is free after a large call costs far less than the call did.
-void ReturnFreeMemory() {
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
-}
 
 uint32_t ReadBigEndian32(const uint8_t* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
@@ -276,18 +263,9 @@ WireSession::~WireSession() {
   }
 }
 
-void WireSession::FreeBuffer::operator()(uint8_t* p) const { std::free(p); }
+void WireSession::Resize(size_t capacity) { buffer_.Resize(capacity); }
 
-void WireSession::Resize(size_t capacity) {
-  // realloc moves the pages of a large block instead of copying them.
-  void* grown = std::realloc(buffer_.get(), capacity);
-  if (grown == nullptr) throw std::bad_alloc();
-  (void)buffer_.release();
-  buffer_.reset(static_cast<uint8_t*>(grown));
-  capacity_ = capacity;
-}
-
-size_t WireSession::held_bytes() const { return capacity_ + call_->reply_capacity(); }
+size_t WireSession::held_bytes() const { return buffer_.capacity() + call_->reply_capacity(); }
 
 size_t WireSession::BaselineBytes() { return kMinReadSpace + TMemoryBuffer::defaultSize; }
 
@@ -304,8 +282,8 @@ void WireSession::Idle() {
     charged_ = held;
     return;
   }
-  if (capacity_ > kMinReadSpace) {
-    buffer_.reset();
+  if (buffer_.capacity() > kMinReadSpace) {
+    buffer_.Resize(0);
     Resize(kMinReadSpace);
   }
   call_->ReleaseReply();
@@ -336,7 +314,7 @@ WireSession::Step WireSession::Next() {
   for (;;) {
     if (buffered() < want_) return Read(want_);
     if (!format_) {
-      WireDetection detected = DetectWireFormat(buffer_.get() + begin_, buffered(),
+      WireDetection detected = DetectWireFormat(buffer_.data() + begin_, buffered(),
                                                 config_.forcing);
       if (detected.status == WireDetection::Status::kNeedMore) return Read(buffered() + 1);
       if (detected.status == WireDetection::Status::kUnknown) return Close(detected.error);
@@ -373,7 +351,7 @@ WireSession::Step WireSession::Next() {
 }
 
 WireSession::Step WireSession::NextFramed() {
-  const uint8_t* start = buffer_.get() + begin_;
+  const uint8_t* start = buffer_.data() + begin_;
   if (buffered() < kFrameHeaderBytes) return Read(kFrameHeaderBytes);
   const uint32_t frame = ReadBigEndian32(start);
   if (frame == 0) return Close("empty frame");
@@ -388,7 +366,7 @@ WireSession::Step WireSession::NextFramed() {
 }
 
 WireSession::Step WireSession::NextBuffered() {
-  const uint8_t* start = buffer_.get() + begin_;
+  const uint8_t* start = buffer_.data() + begin_;
   const size_t max = config_.max_message_bytes;
   SkimResult skim = skimmer_->Skim(start, buffered());
   switch (skim.status) {
@@ -414,7 +392,7 @@ WireSession::Step WireSession::NextBuffered() {
 WireSession::Step WireSession::NextHttp() {
   size_t used = 0;
   const HttpRequestReader::Status status =
-      http_->Feed(buffer_.get() + begin_, buffered(), &used);
+      http_->Feed(buffer_.data() + begin_, buffered(), &used);
   begin_ += used;
   if (status == HttpRequestReader::Status::kNeedMore) {
     if (http_->WantsContinue()) {
@@ -445,7 +423,7 @@ WireSession::Step WireSession::Run(const uint8_t* message, size_t length, WirePr
   const size_t reserve = format_->transport == WireTransport::kFramed ? kFrameHeaderBytes : 0;
   std::string error = call_->Run(processor_, message, length, protocol, reserve, peer_, config_.hook);
   if (!error.empty()) {
-    if (!http) return Close(error + Hint(buffer_.get() + begin_, buffered()));
+    if (!http) return Close(error + Hint(buffer_.data() + begin_, buffered()));
     // HTTP frames each request itself, so the connection stays usable after a bad body.
     LOG(WARNING) << "[wire_session] Thrift message over HTTP from " << peer_
                  << " not processed: " << error;
@@ -538,12 +516,12 @@ void WireSession::Written() {
 
 uint8_t* WireSession::ReadSpace(size_t* size) {
   if (begin_ == end_) begin_ = end_ = 0;
-  if (capacity_ - end_ < kMinReadSpace && begin_ > 0) {
-    std::memmove(buffer_.get(), buffer_.get() + begin_, buffered());
+  if (buffer_.capacity() - end_ < kMinReadSpace && begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
     end_ -= begin_;
     begin_ = 0;
   }
-  if (capacity_ - end_ < kMinReadSpace) {
+  if (buffer_.capacity() - end_ < kMinReadSpace) {
     // Full. A length a client claims is only a ceiling: the buffer follows the bytes that
     // actually arrived, at most doubling (less when the message is known to need less), so five
     // bytes claiming 99 MiB cost 8 KiB and a real 99 MiB message about 14 reallocations.
@@ -551,8 +529,8 @@ uint8_t* WireSession::ReadSpace(size_t* size) {
     const size_t cap = config_.max_message_bytes + kFrameHeaderBytes + kMinReadSpace;
     Resize(std::max(end_ + kMinReadSpace, std::min(end_ + std::min(rest, buffered()), cap)));
   }
-  *size = capacity_ - end_;
-  return buffer_.get() + end_;
+  *size = buffer_.capacity() - end_;
+  return buffer_.data() + end_;
 }
 
 void WireSession::Received(size_t n) {

@@ -10,6 +10,7 @@
 
 #include "server/net/call_hook.h"
 #include "server/net/message_skimmer.h"
+#include "server/net/paged_buffer.h"
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
 #include "storage/limits.h"
@@ -143,13 +144,8 @@ class WireSession {
   const std::string peer_;
   std::optional<WireFormat> format_;
 
-  // Received bytes not yet consumed are buffer_[begin_, end_); malloc'ed, so that growing a
-  // large buffer can move pages instead of copying them, and untouched room costs no memory.
-  struct FreeBuffer {
-    void operator()(uint8_t* p) const;
-  };
-  std::unique_ptr<uint8_t, FreeBuffer> buffer_;
-  size_t capacity_ = 0;
+  // Received bytes not yet consumed are buffer_[begin_, end_).
+  PagedBuffer buffer_;
   size_t begin_ = 0;
   size_t end_ = 0;
   // Fewest buffered bytes worth looking at again.

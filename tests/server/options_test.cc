@@ -183,8 +183,14 @@ TEST(ServerOptionsTest, TheConsoleStaysOnLoopbackUnlessAdminBindSaysOtherwise) {
   ServerOptions asked;
   ASSERT_TRUE(Parse({"--bind", "0.0.0.0", "--admin-bind=0.0.0.0"}, &asked, &error)) << error;
   EXPECT_EQ(asked.admin_bind_address, "0.0.0.0");
-  ASSERT_EQ(asked.warnings.size(), 2u);
-  EXPECT_NE(asked.warnings[1].find("admin console"), std::string::npos);
+  ASSERT_EQ(asked.warnings.size(), 1u);
+  EXPECT_NE(asked.warnings[0].find("admin console"), std::string::npos);
+
+  ServerOptions console_only;
+  ASSERT_TRUE(Parse({"--admin-bind", "10.0.0.1"}, &console_only, &error)) << error;
+  ASSERT_EQ(console_only.warnings.size(), 1u);
+  EXPECT_EQ(console_only.warnings[0].find("admin console on 10.0.0.1"), 0u)
+      << console_only.warnings[0];
 
   ServerOptions other_loopback;
   ASSERT_TRUE(Parse({"--bind", "127.0.0.2"}, &other_loopback, &error)) << error;
@@ -195,6 +201,69 @@ TEST(ServerOptionsTest, TheConsoleStaysOnLoopbackUnlessAdminBindSaysOtherwise) {
   ASSERT_TRUE(Parse({"--admin-bind", "10.0.0.1", "--no-admin"}, &no_admin, &error)) << error;
   EXPECT_TRUE(no_admin.warnings.empty());
   EXPECT_FALSE(Parse({"--admin-bind="}, &no_admin, &error));
+}
+
+// A container binds both everywhere; its log should carry one warning, not two.
+TEST(ServerOptionsTest, ThriftAndConsoleBothBeyondLoopbackGiveOneCombinedWarning) {
+  ServerOptions same;
+  std::string error;
+  ASSERT_TRUE(Parse({"--bind", "0.0.0.0", "--admin-bind", "0.0.0.0"}, &same, &error)) << error;
+  ASSERT_EQ(same.warnings.size(), 1u);
+  EXPECT_EQ(same.warnings[0],
+            "Thrift ports and admin console on 0.0.0.0: there is no authentication, anyone who "
+            "can reach them can read and write every table and browse every stored cell");
+
+  ServerOptions apart;
+  ASSERT_TRUE(Parse({"-b", "::", "--admin-bind", "10.0.0.1"}, &apart, &error)) << error;
+  ASSERT_EQ(apart.warnings.size(), 1u);
+  EXPECT_EQ(apart.warnings[0].find("Thrift ports on :: and admin console on 10.0.0.1: "), 0u)
+      << apart.warnings[0];
+
+  ServerOptions thrift_only;
+  ASSERT_TRUE(Parse({"--bind", "0.0.0.0"}, &thrift_only, &error)) << error;
+  ASSERT_EQ(thrift_only.warnings.size(), 1u);
+  EXPECT_EQ(thrift_only.warnings[0].find("Thrift ports on 0.0.0.0: "), 0u);
+  EXPECT_EQ(thrift_only.warnings[0].find("admin console"), std::string::npos);
+}
+
+TEST(ServerOptionsTest, HealthCheckAsksTheAdminPortGivenAlongside) {
+  ServerOptions plain;
+  std::string error;
+  ASSERT_TRUE(Parse({}, &plain, &error)) << error;
+  EXPECT_FALSE(plain.health_check);
+
+  ServerOptions by_default;
+  ASSERT_TRUE(Parse({"--health-check"}, &by_default, &error)) << error;
+  EXPECT_TRUE(by_default.health_check);
+  EXPECT_EQ(by_default.admin_port, 9095);
+  EXPECT_EQ(by_default.admin_bind_address, "127.0.0.1");
+
+  ServerOptions given;
+  ASSERT_TRUE(Parse({"--admin-port", "18095", "--health-check"}, &given, &error)) << error;
+  EXPECT_EQ(given.admin_port, 18095);
+
+  // The image's entrypoint flags in front of it change nothing about where it asks.
+  ServerOptions container;
+  ASSERT_TRUE(Parse({"--bind", "0.0.0.0", "--admin-bind", "0.0.0.0", "--data-dir", "/data",
+                     "--health-check"},
+                    &container, &error))
+      << error;
+  EXPECT_EQ(container.admin_port, 9095);
+}
+
+TEST(ServerOptionsTest, HealthCheckWithoutAnAdminPortToAskIsRefused) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--health-check", "--no-admin"}, {"--health-check", "--port", "0"},
+        {"--health-check", "--admin-port", "0"}}) {
+    ServerOptions options;
+    std::string error;
+    EXPECT_FALSE(Parse(args, &options, &error)) << args[1];
+    EXPECT_NE(error.find("--health-check"), std::string::npos) << error;
+  }
+}
+
+TEST(ServerOptionsTest, HealthCheckIsInTheUsageText) {
+  EXPECT_NE(ServerUsage().find("--health-check"), std::string::npos);
 }
 
 TEST(ServerOptionsTest, LoopbackAddressesAreTheLoopbackNetAndLocalhost) {
