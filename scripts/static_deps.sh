@@ -133,83 +133,71 @@ EOF
 # The dependencies build against the staging folder, which becomes the prefix when complete.
 sed "s|$prefix|$stage|g" "$stage/toolchain.cmake" > "$work/toolchain.cmake"
 
-unpack() {  # unpack NAME: the orig tarball into $work, prints the folder
-  local name="$1" tarball
-  tarball="$(compgen -G "$src/${name}_*.orig.tar.*" | head -1)"
+logged() {  # logged NAME STEP COMMAND...: runs it quietly; on failure shows its log's end and stops
+  local log="$work/$1.$2.log"
+  shift 2
+  "$@" >"$log" 2>&1 || { tail -40 "$log" >&2; exit 1; }
+}
+
+build() {  # build cmake|autotools NAME [args...]: unpacks the orig tarball, builds and installs
+  local kind="$1" name="$2"
+  shift 2
+  [ -f "$stage/.built-$name" ] && return 0
+  log "building $name for $target"
   local dir="$work/$name"
   mkdir -p "$dir"
-  tar -xf "$tarball" -C "$dir" --strip-components=1
-  echo "$dir"
-}
-
-cmake_build() {  # cmake_build NAME [cmake args...]
-  local name="$1"
-  shift
-  [ -f "$stage/.built-$name" ] && return 0
-  local dir
-  dir="$(unpack "$name")"
-  log "building $name for $target"
-  cmake -S "$dir" -B "$dir/_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_TOOLCHAIN_FILE="$work/toolchain.cmake" -DCMAKE_INSTALL_PREFIX="$stage" \
-    -DCMAKE_INSTALL_LIBDIR=lib -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=OFF \
-    -DBUILD_TESTING=OFF "$@" >"$work/$name.configure.log" 2>&1 ||
-    { tail -40 "$work/$name.configure.log" >&2; exit 1; }
-  cmake --build "$dir/_build" -j "$jobs" >"$work/$name.build.log" 2>&1 ||
-    { tail -40 "$work/$name.build.log" >&2; exit 1; }
-  cmake --install "$dir/_build" >/dev/null
+  tar -xf "$(compgen -G "$src/${name}_*.orig.tar.*" | head -1)" -C "$dir" --strip-components=1
+  if [ "$kind" = cmake ]; then
+    logged "$name" configure cmake -S "$dir" -B "$dir/_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_TOOLCHAIN_FILE="$work/toolchain.cmake" -DCMAKE_INSTALL_PREFIX="$stage" \
+      -DCMAKE_INSTALL_LIBDIR=lib -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=OFF \
+      -DBUILD_TESTING=OFF "$@"
+    logged "$name" build cmake --build "$dir/_build" -j "$jobs"
+    logged "$name" install cmake --install "$dir/_build"
+  else
+    (cd "$dir" &&
+      logged "$name" configure env CC="$tools/$target-cc" AR="$tools/$target-ar" \
+        RANLIB="$tools/$target-ranlib" CFLAGS="-O2 ${extra_cflags:-}" CPPFLAGS="-I$stage/include" \
+        LDFLAGS="-L$stage/lib" ./configure --host="$target" --prefix="$stage" \
+        --libdir="$stage/lib" --disable-shared --enable-static "$@" &&
+      logged "$name" build make -j "$jobs" &&
+      logged "$name" install make install)
+  fi
   touch "$stage/.built-$name"
 }
 
-autotools_build() {  # autotools_build NAME [configure args...]
-  local name="$1"
-  shift
-  [ -f "$stage/.built-$name" ] && return 0
-  local dir
-  dir="$(unpack "$name")"
-  log "building $name for $target"
-  (cd "$dir" &&
-    CC="$tools/$target-cc" AR="$tools/$target-ar" RANLIB="$tools/$target-ranlib" \
-      CFLAGS="-O2 ${extra_cflags:-}" CPPFLAGS="-I$stage/include" LDFLAGS="-L$stage/lib" \
-      ./configure --host="$target" --prefix="$stage" --libdir="$stage/lib" \
-      --disable-shared --enable-static "$@" >"$work/$name.configure.log" 2>&1 ||
-      { tail -40 "$work/$name.configure.log" >&2; exit 1; }
-    make -j "$jobs" >"$work/$name.build.log" 2>&1 || { tail -40 "$work/$name.build.log" >&2; exit 1; }
-    make install >/dev/null 2>&1)
-  touch "$stage/.built-$name"
-}
-
-cmake_build snappy -DSNAPPY_BUILD_TESTS=OFF -DSNAPPY_BUILD_BENCHMARKS=OFF
-cmake_build leveldb -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=OFF -DLEVELDB_INSTALL=ON
+build cmake snappy -DSNAPPY_BUILD_TESTS=OFF -DSNAPPY_BUILD_BENCHMARKS=OFF
+build cmake leveldb -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=OFF -DLEVELDB_INSTALL=ON
 # LevelDB's in-memory Env is compiled into libleveldb.a; Debian also installs its header.
 if [ ! -f "$stage/include/leveldb/helpers/memenv.h" ]; then
   mkdir -p "$stage/include/leveldb/helpers"
   tar -xOf "$(compgen -G "$src/leveldb_*.orig.tar.*")" --wildcards '*/helpers/memenv/memenv.h' \
     > "$stage/include/leveldb/helpers/memenv.h"
 fi
-cmake_build pcre2 -DPCRE2_BUILD_PCRE2GREP=OFF -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=ON
+build cmake pcre2 -DPCRE2_BUILD_PCRE2GREP=OFF -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=ON
 # glog without gflags (its own FLAGS_ variables) and without libunwind (musl has none).
-cmake_build google-glog -DWITH_GFLAGS=OFF -DWITH_UNWIND=OFF -DWITH_GTEST=OFF -DWITH_PKGCONFIG=ON
+build cmake google-glog -DWITH_GFLAGS=OFF -DWITH_UNWIND=OFF -DWITH_GTEST=OFF -DWITH_PKGCONFIG=ON
 # libprotobuf only: .proto files are compiled by Debian's protoc of the same version.
-cmake_build protobuf -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_PROTOC_BINARIES=OFF \
+build cmake protobuf -Dprotobuf_BUILD_TESTS=OFF -Dprotobuf_BUILD_PROTOC_BINARIES=OFF \
   -Dprotobuf_BUILD_LIBPROTOC=OFF -Dprotobuf_WITH_ZLIB=OFF -Dprotobuf_BUILD_SHARED_LIBS=OFF
 # The C++ library only; .thrift files are compiled by Debian's thrift of the same version.
-cmake_build thrift -DBUILD_COMPILER=OFF -DBUILD_TUTORIALS=OFF -DWITH_AS3=OFF -DWITH_C_GLIB=OFF \
+build cmake thrift -DBUILD_COMPILER=OFF -DBUILD_TUTORIALS=OFF -DWITH_AS3=OFF -DWITH_C_GLIB=OFF \
   -DWITH_JAVA=OFF -DWITH_JAVASCRIPT=OFF -DWITH_NODEJS=OFF -DWITH_PYTHON=OFF -DWITH_OPENSSL=OFF \
   -DWITH_ZLIB=OFF -DWITH_LIBEVENT=OFF -DWITH_QT5=OFF -DBoost_INCLUDE_DIR="$stage/include"
 # terminfo for libedit: reads the system's database where there is one, and knows the common
 # terminals itself (a container made from scratch has no database).
-autotools_build ncurses --with-termlib --without-cxx --without-cxx-binding --without-ada \
+build autotools ncurses --with-termlib --without-cxx --without-cxx-binding --without-ada \
   --without-progs --without-tests --without-manpages --without-debug --disable-widec \
   --with-default-terminfo-dir=/usr/share/terminfo \
   --with-terminfo-dirs=/etc/terminfo:/lib/terminfo:/usr/share/terminfo:/usr/lib/terminfo \
   --with-fallbacks=xterm-256color,xterm,screen-256color,screen,tmux-256color,linux,vt100,dumb \
   --disable-db-install --with-build-cc=cc --enable-overwrite
 # musl does not predefine __STDC_ISO_10646__ (glibc does), though its wchar_t is UCS-4.
-extra_cflags="-D__STDC_ISO_10646__=201103L" autotools_build libedit
+extra_cflags="-D__STDC_ISO_10646__=201103L" build autotools libedit
 # mimalloc 2.0.9 replaces aligned_alloc only where glibc's __USE_ISOC11 is defined; on musl the
 # C library's own would then hand out blocks that mimalloc's free cannot release (libc++abi
 # allocates every exception with aligned_alloc: the first caught exception crashed).
-cmake_build mimalloc -DMI_BUILD_SHARED=OFF -DMI_BUILD_STATIC=ON -DMI_BUILD_OBJECT=ON \
+build cmake mimalloc -DMI_BUILD_SHARED=OFF -DMI_BUILD_STATIC=ON -DMI_BUILD_OBJECT=ON \
   -DMI_BUILD_TESTS=OFF -DMI_OVERRIDE=ON -DCMAKE_C_FLAGS=-D__USE_ISOC11=1
 [ -f "$stage/lib/mimalloc.o" ] || cp "$(find "$stage/lib" -name mimalloc.o | head -1)" "$stage/lib/mimalloc.o"
 
