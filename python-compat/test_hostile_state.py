@@ -181,8 +181,14 @@ def test_a_fetch_of_two_billion_rows_returns_a_bounded_reply_and_the_scan_goes_o
         # Each fetch stops once it holds 1 MiB: 53 rows of 20 KB; the scan goes on.
         assert sum(sizes1) == 2000 and sum(sizes2) == 2000
         assert max(sizes1) == 53 and max(sizes2) == 53 and len(once) == 53
-        assert peak_mib(server) < peak_before + 25, "peak %.0f MiB from %.0f" % (
-            peak_mib(server), peak_before)
+        # Under AddressSanitizer freed blocks wait in its quarantine instead of being reused, so
+        # the peak follows the bytes allocated, not the bytes held at once: measured on the
+        # release build (the suite's first run) only. The ASan build's peak used to pass here
+        # only because filling the table had peaked higher (a 40 MB receive buffer copied when
+        # it grew, which now moves its pages).
+        if os.environ.get("HBEMU_UNDER_SANITIZER") != "1":
+            assert peak_mib(server) < peak_before + 25, "peak %.0f MiB from %.0f" % (
+                peak_mib(server), peak_before)
         # The row cap, with small rows: scanner_rows_per_call rows, then the rest.
         fill(bystander.t1, b"small", 2000)
         id1 = t1.scannerOpenWithScan(b"small", TScan(), {})
