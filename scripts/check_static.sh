@@ -7,11 +7,13 @@ set -euo pipefail
 status=0
 for bin in "$@"; do
   arch="$(readelf -hW "$bin" | sed -n 's/^ *Machine: *//p')"
-  if readelf -lW "$bin" | grep -q 'INTERP\|DYNAMIC'; then
+  # Whole outputs, not pipes into grep -q: under pipefail a writer cut short fails the test.
+  headers="$(readelf -lW "$bin")"
+  if grep -q 'INTERP\|DYNAMIC' <<<"$headers"; then
     echo "check_static: $bin ($arch) has a dynamic loader or dynamic section:" >&2
-    readelf -lW "$bin" | grep -E 'INTERP|DYNAMIC|interpreter' >&2 || true
+    grep -E 'INTERP|DYNAMIC|interpreter' <<<"$headers" >&2 || true
     status=1
-  elif ! file -b "$bin" | grep -q 'statically linked'; then
+  elif ! grep -q 'statically linked' <<<"$(file -b "$bin")"; then
     echo "check_static: file does not call $bin statically linked: $(file -b "$bin")" >&2
     status=1
   else

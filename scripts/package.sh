@@ -32,8 +32,9 @@ pack() {
   prefix="$(dirname "$(sed -n 's/^CMAKE_TOOLCHAIN_FILE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")")"
   local target="$arch-linux-musl"
   local name="hbase-emulator-$version-linux-$arch"
-  local stage
-  stage="$(mktemp -d)"
+  # Staged inside the build folder, so a failed run leaves nothing elsewhere.
+  local stage="$build_dir/package-stage"
+  rm -rf "$stage"
   mkdir -p "$stage/$name/bin"
   for b in hbase-emulator hbase-shell; do
     "$prefix/bin/$target-objcopy" --strip-all "$build_dir/$b" "$stage/$name/bin/$b"
@@ -90,12 +91,21 @@ pack() {
     -C cmake.define.HBEMU_PREBUILT_DIR="$stage/$name/bin" "$repo/python-compat"
   local wheel="$dist/hbase_emulator-$version-$tag.whl"
   [ -f "$wheel" ] || { echo "package: expected $wheel" >&2; exit 1; }
-  # auditwheel names the most portable tags the wheel's binaries allow; both ours must be there.
-  local audit
-  audit="$("$wheel_venv/bin/auditwheel" show "$wheel" 2>&1)"
-  for want in "manylinux_2_17_$arch" "musllinux_1_1_$arch"; do
-    if ! grep -q "$want" <<<"$audit"; then
-      echo "package: auditwheel does not allow $want for $wheel:" >&2
+  # auditwheel judges a wheel for the C library its file name names, and names the oldest
+  # platform its binaries allow; asked about a copy that carries one of our tags alone, it must
+  # find no shared library needed and allow that tag.
+  mkdir -p "$stage/audit"
+  local family audit copy
+  for family in manylinux_2_17 musllinux_1_1; do
+    copy="$stage/audit/hbase_emulator-$version-py3-none-${family}_$arch.whl"
+    cp "$wheel" "$copy"
+    audit="$("$wheel_venv/bin/auditwheel" show "$copy" 2>&1 | tr '\n' ' ')"
+    local allowed
+    allowed="$(sed -n 's/.*platform tag: "\(manylinux_2_[0-9]*\|musllinux_1_[0-9]*\)_.*/\1/p' <<<"$audit")"
+    if ! grep -q 'requires no external shared libraries' <<<"$audit" || [ -z "$allowed" ] ||
+       { [ "${family%%_*}" = manylinux ] && [ "${allowed#manylinux_2_}" -gt 17 ]; } ||
+       [ "${allowed%%_*}" != "${family%%_*}" ]; then
+      echo "package: auditwheel does not allow ${family}_$arch for $wheel:" >&2
       echo "$audit" >&2
       exit 1
     fi

@@ -23,8 +23,12 @@ commit="$(git -C "$repo" rev-parse --short=12 HEAD)"
 git -C "$repo" diff --quiet HEAD -- || commit="$commit-dirty"
 start=$(date +%s)
 
-# The smoke suite's venv and generated clients (python-compat/run.sh sets them up).
-SETUP_PROFILE=full SETUP_INSTALL_ONLY=1 "$repo/scripts/setup.sh"
+# What building, packing and checking need (python-compat/run.sh sets up the smoke suite's venv).
+SETUP_PROFILE=package SETUP_INSTALL_ONLY=1 "$repo/scripts/setup.sh"
+[ "$(id -u)" -eq 0 ] || sudo -n true ||
+  { echo "release: checking the images needs root (unshare, chroot): run as root or with sudo" >&2; exit 2; }
+# The images' creation time: the commit's, so the same commit gives the same image.
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct)}"
 rm -rf "$dist"
 mkdir -p "$dist"
 DIST_DIR="$dist" "$repo/scripts/package.sh" x86_64 aarch64
@@ -40,8 +44,10 @@ echo "== release: container images"
 "$repo/scripts/oci_image.py" --version "$version" --commit "$commit" --out "$dist" \
   --arch "amd64=$repo/build-static-x86_64/package-bin" \
   --arch "arm64=$repo/build-static-aarch64/package-bin"
-"$repo/scripts/check_image.sh" "$dist/hbase-emulator-$version-image-linux-amd64.tar"
-"$repo/scripts/check_image.sh" "$dist/hbase-emulator-$version-image-linux-arm64.tar" --qemu aarch64
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+"${as_root[@]}" "$repo/scripts/check_image.sh" "$dist/hbase-emulator-$version-image-linux-amd64.tar"
+"${as_root[@]}" "$repo/scripts/check_image.sh" "$dist/hbase-emulator-$version-image-linux-arm64.tar" --qemu aarch64
 
 (cd "$dist" && sha256sum -- *.tar.gz *.whl *.tar > SHA256SUMS)
 echo "== release: dist/ in $(( $(date +%s) - start )) s"

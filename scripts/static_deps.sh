@@ -58,6 +58,7 @@ key="$(
 )"
 prefix="$cache/deps/$target-$key"
 if [ -f "$prefix/.complete" ]; then
+  touch "$prefix"  # last used: prefixes unused for long are pruned below
   echo "$prefix"
   exit 0
 fi
@@ -65,15 +66,19 @@ fi
 # --- Sources: Debian's, fetched once -------------------------------------------------------
 src="$cache/src"
 mkdir -p "$src"
+# The pinned files exactly: the folder keeps earlier versions' files too.
+declare -A orig_tar debian_tar
 need_fetch=()
 for s in "${sources[@]}"; do
-  name="${s%%=*}" version="${s#*=}"
-  upstream="${version%-*}"
-  upstream="${upstream#*:}"
-  compgen -G "$src/${name}_${upstream}.orig.tar.*" >/dev/null || need_fetch+=("$s")
+  local name="${s%%=*}" version="${s#*=}"
+  version="${version#*:}"
+  local upstream="${version%-*}"
+  orig_tar[$name]="$(compgen -G "$src/${name}_${upstream}.orig.tar.[gbx]z*" | grep -v '\.asc$' | head -1 || true)"
+  debian_tar[$name]="$src/${name}_${version}.debian.tar.xz"
+  [ -n "${orig_tar[$name]}" ] || need_fetch+=("$s")
 done
 if ((${#need_fetch[@]})); then
-  if ! apt-get source --help >/dev/null 2>&1 || ! apt-cache showsrc snappy 2>/dev/null | grep -q '^Package:'; then
+  if ! grep -q '^Package:' <<<"$(apt-cache showsrc snappy 2>/dev/null)"; then
     # A deb-src line for the suite the machine already uses (bookworm).
     sudo_cmd=()
     [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
@@ -83,12 +88,32 @@ if ((${#need_fetch[@]})); then
     "${sudo_cmd[@]}" apt-get update -qq
   fi
   log "fetching Debian sources: ${need_fetch[*]}"
-  (cd "$src" && apt-get source --download-only -qq "${need_fetch[@]}" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2 || true)
+  local fetch_log
+  if ! fetch_log="$(cd "$src" && apt-get source --download-only -qq "${need_fetch[@]}" 2>&1)"; then
+    echo "$fetch_log" >&2
+    echo "static_deps: apt-get source could not fetch ${need_fetch[*]}: these pinned versions are" \
+      "Debian bookworm's; the machine needs a deb-src line for bookworm that still serves them" >&2
+    exit 1
+  fi
+  for s in "${need_fetch[@]}"; do
+    local name="${s%%=*}" version="${s#*=}"
+    version="${version#*:}"
+    orig_tar[$name]="$(compgen -G "$src/${name}_${version%-*}.orig.tar.[gbx]z*" | grep -v '\.asc$' | head -1 || true)"
+    [ -n "${orig_tar[$name]}" ] || { echo "static_deps: no source tarball for $s in $src" >&2; exit 1; }
+  done
 fi
 
 # --- Toolchain: wrappers, so build systems see one compiler path ----------------------------
 work="$(mktemp -d "${TMPDIR:-/tmp}/hbemu-deps.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
+# One build per target at a time, whichever checkout runs it; the one that waited finds the
+# prefix done.
+exec 9>"$cache/deps/.lock-$target"
+flock 9
+if [ -f "$prefix/.complete" ]; then
+  echo "$prefix"
+  exit 0
+fi
 # A run that stops half-way leaves the libraries it finished in the staging folder (one stamp
 # each); the next run with the same key goes on from there.
 stage="$cache/deps/.$target-$key.partial"
@@ -146,7 +171,7 @@ build() {  # build cmake|autotools NAME [args...]: unpacks the orig tarball, bui
   log "building $name for $target"
   local dir="$work/$name"
   mkdir -p "$dir"
-  tar -xf "$(compgen -G "$src/${name}_*.orig.tar.*" | head -1)" -C "$dir" --strip-components=1
+  tar -xf "${orig_tar[$name]}" -C "$dir" --strip-components=1
   if [ "$kind" = cmake ]; then
     logged "$name" configure cmake -S "$dir" -B "$dir/_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_TOOLCHAIN_FILE="$work/toolchain.cmake" -DCMAKE_INSTALL_PREFIX="$stage" \
@@ -171,7 +196,7 @@ build cmake leveldb -DLEVELDB_BUILD_TESTS=OFF -DLEVELDB_BUILD_BENCHMARKS=OFF -DL
 # LevelDB's in-memory Env is compiled into libleveldb.a; Debian also installs its header.
 if [ ! -f "$stage/include/leveldb/helpers/memenv.h" ]; then
   mkdir -p "$stage/include/leveldb/helpers"
-  tar -xOf "$(compgen -G "$src/leveldb_*.orig.tar.*")" --wildcards '*/helpers/memenv/memenv.h' \
+  tar -xOf "${orig_tar[leveldb]}" --wildcards '*/helpers/memenv/memenv.h' \
     > "$stage/include/leveldb/helpers/memenv.h"
 fi
 build cmake pcre2 -DPCRE2_BUILD_PCRE2GREP=OFF -DPCRE2_BUILD_TESTS=OFF -DPCRE2_SUPPORT_JIT=ON
@@ -206,12 +231,11 @@ build cmake mimalloc -DMI_BUILD_SHARED=OFF -DMI_BUILD_STATIC=ON -DMI_BUILD_OBJEC
 # what Zig links in (musl, libc++, libc++abi, libunwind, its compiler runtime).
 mkdir -p "$stage/licenses"
 for s in "${sources[@]}"; do
-  local name="${s%%=*}" debian_tar
-  debian_tar="$(compgen -G "$src/${name}_*.debian.tar.xz" | head -1 || true)"
-  if [ -n "$debian_tar" ]; then
-    tar -xOJf "$debian_tar" debian/copyright > "$stage/licenses/$name.txt"
+  local name="${s%%=*}"
+  if [ -f "${debian_tar[$name]}" ]; then
+    tar -xOJf "${debian_tar[$name]}" debian/copyright > "$stage/licenses/$name.txt"
   else
-    tar -xOf "$(compgen -G "$src/${name}_*.orig.tar.*")" --wildcards '*/LICENCE' > "$stage/licenses/$name.txt"
+    tar -xOf "${orig_tar[$name]}" --wildcards '*/LICENCE' > "$stage/licenses/$name.txt"
   fi
 done
 cp /usr/share/doc/libboost1.74-dev/copyright "$stage/licenses/boost.txt"
@@ -232,10 +256,9 @@ staged="$cache/deps/\.$target-[0-9a-f]*\.partial"
 touch "$stage/.complete"
 rm -rf "$prefix"
 mv "$stage" "$prefix"
-# Prefixes of earlier keys for this target are never used again.
-for old in "$cache/deps/$target"-*; do
-  [ "$old" = "$prefix" ] || rm -rf "$old"
-done
+# Prefixes of other keys (older script versions, other checkouts) go once unused for 30 days.
+find "$cache/deps" -mindepth 1 -maxdepth 1 \( -name "$target-*" -o -name ".$target-*.partial" \) \
+  ! -path "$prefix" ! -newermt '30 days ago' -exec rm -rf {} +
 log "ready: $prefix"
 echo "$prefix"
 }

@@ -37,7 +37,9 @@ trap 'rm -rf "$image_dist"' EXIT
 oci_arch="$([ "$arch" = aarch64 ] && echo arm64 || echo amd64)"
 "$repo/scripts/oci_image.py" --version "$version" --commit "$(git -C "$repo" rev-parse --short=12 HEAD)" \
   --out "$image_dist" --arch "$oci_arch=$static_dir/package-bin"
-"$repo/scripts/check_image.sh" "$image_dist/hbase-emulator-$version-image-linux-$oci_arch.tar"
+as_root=()  # unshare and chroot: root, as CI runs; through sudo otherwise
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+"${as_root[@]}" "$repo/scripts/check_image.sh" "$image_dist/hbase-emulator-$version-image-linux-$oci_arch.tar"
 
 if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
   sanitizer_env=(

@@ -8,8 +8,10 @@ namespace hbemu::server {
 // glibc raises its mmap threshold after the first large block is freed (up to 32 MiB), so later
 // large blocks come from the heap and freeing them keeps the memory in the process (30
 // connections that each sent and read 7 MB held 140-320 MB of RSS after every buffer was freed);
-// mimalloc, the static build's allocator, keeps freed segments for reuse. This trims glibc's
-// arenas or forces mimalloc's collection; it costs far less than the large call before it did.
+// mimalloc, the static build's allocator, keeps freed pages for reuse. This trims every glibc
+// arena, or forces mimalloc to collect the calling thread's heap and the segments other threads
+// left (the rest it returns by itself after its decommit delay, 25 ms); it costs far less than the
+// large call before it did.
 void ReturnFreeMemory();
 
 }  // namespace hbemu::server

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <new>
 
 namespace hbemu::server {
@@ -18,6 +19,8 @@ size_t PageRounded(size_t bytes) {
 PagedBuffer::~PagedBuffer() { Resize(0); }
 
 void PagedBuffer::Resize(size_t capacity) {
+  // Rounding a size within a page of SIZE_MAX up would wrap to 0.
+  if (capacity > SIZE_MAX - static_cast<size_t>(sysconf(_SC_PAGESIZE))) throw std::bad_alloc();
   const size_t mapped = PageRounded(capacity);
   void* moved = data_;
   if (mapped == mapped_) {

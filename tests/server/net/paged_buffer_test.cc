@@ -1,5 +1,6 @@
 #include "server/net/paged_buffer.h"
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
@@ -45,6 +46,7 @@ TEST(PagedBufferTest, AnImpossibleSizeThrowsBadAllocAndKeepsTheBuffer) {
   buffer.Resize(100);
   buffer.data()[0] = 'k';
   EXPECT_THROW(buffer.Resize(size_t{1} << 62), std::bad_alloc);
+  EXPECT_THROW(buffer.Resize(SIZE_MAX), std::bad_alloc);
   EXPECT_EQ(buffer.capacity(), 100u);
   EXPECT_EQ(buffer.data()[0], 'k');
 }
