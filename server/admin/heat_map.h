@@ -20,7 +20,9 @@ inline constexpr int kMaxRegions = 64;
 inline constexpr int kBuckets = 256;
 
 // The window number of a time in seconds.
-inline int64_t WindowOf(int64_t now_s) { return now_s / kWindowSeconds; }
+// A time before 1970 (the test controls' clock can be set there) counts in the first window:
+// windows are ring slots, and a negative one would index before the ring.
+inline int64_t WindowOf(int64_t now_s) { return now_s < 0 ? 0 : now_s / kWindowSeconds; }
 
 // The key-prefix bucket of a row: its first byte. A monotonic key ("row000123", a timestamp in
 // front) puts every write in one bucket; a salted or hashed key ("0:..".."f:..") spreads them

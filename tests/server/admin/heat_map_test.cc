@@ -15,6 +15,21 @@ uint64_t Sum(const std::array<uint64_t, kBuckets>& counts) {
   return sum;
 }
 
+TEST(HeatMapTest, TimesBefore1970CountInTheFirstWindow) {
+  HeatMap heat;
+  heat.Record("a", /*write=*/true, -1);
+  heat.Record("a", /*write=*/true, -1000000000);
+  heat.Record("a", /*write=*/false, -kWindowSeconds * 3 - 1);
+  HeatMap::Snapshot before = heat.Read(-5);
+  EXPECT_EQ(before.total_writes[static_cast<unsigned char>('a')], 2u);
+  EXPECT_EQ(Sum(before.writes.back()), 2u);
+  EXPECT_EQ(Sum(before.reads.back()), 1u);
+  WindowedCounter calls;
+  calls.Add(-7, 3);
+  EXPECT_EQ(calls.Read(-7).back(), 3u);
+  EXPECT_EQ(calls.Read(0).back(), 3u);  // the same first window, read from 1970
+}
+
 TEST(HeatMapTest, BucketIsTheFirstByteOfTheRow) {
   EXPECT_EQ(BucketOf("row1"), 'r');
   EXPECT_EQ(BucketOf(std::string("\xff\x00", 2)), 0xff);
