@@ -65,12 +65,6 @@ std::string InsistedModes(const server::WireForcing& forcing) {
   return transport + ", " + protocol;
 }
 
-// "host:port", with an IPv6 literal in brackets so the port stays readable.
-std::string HostPort(const std::string& host, uint16_t port) {
-  const bool v6 = host.find(':') != std::string::npos && host.front() != '[';
-  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -279,12 +273,13 @@ int main(int argc, char** argv) {
   // The one line test fixtures and scripts wait for: the Thrift1 address first (as before
   // Thrift2 existed), then the other ports as name=address.
   std::cout << "hbase-emulator ready on "
-            << HostPort(options.thrift.bind_address, thrift_server->port());
+            << server::HostPort(options.thrift.bind_address, thrift_server->port());
   if (thrift2_server) {
-    std::cout << " thrift2=" << HostPort(options.thrift.bind_address, thrift2_server->port());
+    std::cout << " thrift2="
+              << server::HostPort(options.thrift.bind_address, thrift2_server->port());
   }
   if (admin_server) {
-    std::cout << " admin=" << HostPort(options.admin_bind_address, admin_server->port());
+    std::cout << " admin=" << server::HostPort(options.admin_bind_address, admin_server->port());
   }
   std::cout << std::endl;
 

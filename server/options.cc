@@ -25,6 +25,11 @@ bool ParseInt(const std::string& text, Int min, Int max, Int* out) {
 
 }  // namespace
 
+std::string HostPort(const std::string& host, uint16_t port) {
+  const bool v6 = host.find(':') != std::string::npos && host.front() != '[';
+  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
 bool IsLoopbackAddress(const std::string& address) {
   if (address == "localhost") return true;
   in_addr v4{};

@@ -59,6 +59,9 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
 // True when `address` (a literal or "localhost") can only be reached from this machine.
 bool IsLoopbackAddress(const std::string& address);
 
+// "host:port", with an IPv6 literal in brackets so the port stays readable.
+std::string HostPort(const std::string& host, uint16_t port);
+
 // The usage text printed for --help.
 std::string ServerUsage();
 

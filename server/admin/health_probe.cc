@@ -7,6 +7,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "server/options.h"
+
 namespace hbemu::server::admin {
 namespace {
 
@@ -14,11 +16,6 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-
-std::string HostPort(const std::string& host, uint16_t port) {
-  const bool v6 = host.find(':') != std::string::npos && host.front() != '[';
-  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
 
 // One exchange on a stream whose deadline covers all of it: Beast's timeouts apply only to
 // asynchronous operations, so the steps chain as callbacks on a private io_context.
@@ -79,7 +76,7 @@ std::string ProbeHostFor(const std::string& bind_address) {
 
 HealthProbeResult ProbeReady(const std::string& host, uint16_t port,
                              std::chrono::milliseconds timeout) {
-  const std::string host_port = HostPort(host, port);
+  const std::string host_port = server::HostPort(host, port);
   const std::string url = "http://" + host_port + "/ready";
   asio::io_context io;
   tcp::resolver resolver(io);
