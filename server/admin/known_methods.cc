@@ -42,6 +42,12 @@ bool Contains(const std::string_view (&names)[N], std::string_view method) {
 
 }  // namespace
 
+std::vector<std::string_view> KnownMethods(std::string_view service) {
+  if (service == "thrift1") return {std::begin(kThrift1), std::end(kThrift1)};
+  if (service == "thrift2") return {std::begin(kThrift2), std::end(kThrift2)};
+  return {};
+}
+
 bool IsKnownMethod(std::string_view service, std::string_view method) {
   if (service == "thrift1") return Contains(kThrift1, method);
   if (service == "thrift2") return Contains(kThrift2, method);

@@ -309,6 +309,7 @@ DecodedReply DecodeReply(const std::string& service, const uint8_t* reply, size_
       return out;
     }
     for (const auto& [id, value] : result.fields) {
+      if (id == 0 && value.IsInt()) out.success_int = value.i;
       if (id == 0 || value.type != apache::thrift::protocol::T_STRUCT) continue;
       out.error = true;
       out.message = StringField(value, 1);

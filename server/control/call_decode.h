@@ -48,6 +48,7 @@ struct DecodedReply {
   std::string error_class;  // the Java class when the message names it (Thrift1 IOError)
   std::string message;
   std::string exception;    // the Thrift exception type: "IOError", "TApplicationException"...
+  int64_t success_int = -1; // an integer result (a scanner open's id), else -1
 };
 
 DecodedReply DecodeReply(const std::string& service, const uint8_t* reply, size_t length,

@@ -84,12 +84,23 @@ class ControlledCall : public HookedCall {
   }
 
   void Finish(const uint8_t* reply, size_t length, const std::string& undeclared) override {
+    const bool opens = ScannerTables::Opens(record_.call.method);
+    if (ScannerTables::Closes(record_.call.method) && record_.call.scanner_id >= 0) {
+      state_->scanners().Closed(record_.service, record_.call.scanner_id);
+    }
+    if (!state_->calls().enabled() && !opens) return;
+    DecodedReply decoded;
+    if (reply != nullptr && length > 0) {
+      decoded = DecodeReply(record_.service, reply, length, protocol_);
+      if (opens && !decoded.error && decoded.success_int >= 0) {
+        state_->scanners().Opened(record_.service, decoded.success_int, record_.call.table);
+      }
+    }
     if (!state_->calls().enabled()) return;
     record_.duration_us = std::chrono::duration_cast<std::chrono::microseconds>(
                               std::chrono::steady_clock::now() - start_)
                               .count();
     if (reply != nullptr && length > 0) {
-      const DecodedReply decoded = DecodeReply(record_.service, reply, length, protocol_);
       record_.error = decoded.error;
       record_.exception = decoded.exception;
       record_.error_class = decoded.error_class;
@@ -143,9 +154,14 @@ class ControlState::Hook : public CallHook {
     const bool logging = state_->calls().enabled();
     TakeFailureReason();  // a reason left over from a call that was not logged
     DecodedCall call = DecodeCall(service_, message, length, protocol);
+    if (call.decoded && call.scanner_id >= 0 && call.table.empty()) {
+      call.table = state_->scanners().TableOf(service_, call.scanner_id);
+    }
     std::optional<FaultRule> rule;
     if (!state_->faults().empty() && call.decoded) rule = state_->faults().Hit(service_, call);
-    if (!rule && !logging) return nullptr;
+    // A scanner open is followed even unlogged, so that a fault rule with a table can hit the
+    // scanner's fetches.
+    if (!rule && !logging && !ScannerTables::Opens(call.method)) return nullptr;
     auto hooked = std::make_unique<ControlledCall>(state_, service_, protocol, peer, std::move(call));
     if (rule) hooked->Apply(*rule);
     return hooked;

@@ -11,6 +11,7 @@
 
 #include "server/control/call_log.h"
 #include "server/control/faults.h"
+#include "server/control/scanner_tables.h"
 #include "server/net/call_hook.h"
 #include "storage/clock.h"
 
@@ -27,6 +28,7 @@ class ControlState {
   storage::ControlledClock* clock() { return &clock_; }
   FaultRules& faults() { return faults_; }
   CallLog& calls() { return calls_; }
+  ScannerTables& scanners() { return scanners_; }
 
   // The hook a service's port runs every call through ("thrift1", "thrift2").
   CallHook* HookFor(const std::string& service);
@@ -47,6 +49,7 @@ class ControlState {
   storage::ControlledClock clock_;
   FaultRules faults_;
   CallLog calls_;
+  ScannerTables scanners_;
   std::atomic<bool> active_{true};
   std::mutex mu_;
   std::vector<std::unique_ptr<Hook>> hooks_;

@@ -3,6 +3,7 @@
 #include "server/control/core_routes.h"
 
 #include "server/control/control_state.h"
+#include "server/control/method_pattern.h"
 
 namespace hbemu::server::control {
 namespace {
@@ -43,6 +44,13 @@ CallQuery QueryOf(const ControlRequest& r) {
   q.method = r.String("method");
   q.service = r.String("service");
   q.errors_only = r.Bool("errors", false);
+  // A misspelt name would find nothing, and an assertion that a call did not happen would pass.
+  MethodPattern pattern;
+  std::string error;
+  if ((!q.service.empty() && !ValidServicePattern(q.service, &error)) ||
+      (!q.method.empty() && !MethodPattern::Parse(q.service, q.method, &pattern, &error))) {
+    throw ControlError{400, error};
+  }
   return q;
 }
 

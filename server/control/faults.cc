@@ -85,6 +85,9 @@ bool FaultRule::FromJson(const json& doc, FaultRule* rule, std::string* error) {
       !number("seed", &seed)) {
     return false;
   }
+  if (!MethodPattern::Parse(rule->service, rule->method, &rule->method_pattern, error)) {
+    return false;
+  }
   if (!ActionOf(action, &rule->action)) {
     *error = "\"action\" must be fail, delay, close_before or close_after";
     return false;
@@ -142,13 +145,17 @@ json FaultRule::ToJson() const {
     out["can_retry"] = CanRetry();
   }
   if (action == FaultAction::kDelay) out["delay_ms"] = delay_ms;
+  if (!method_pattern.operation_methods().empty()) {
+    out["methods"] = method_pattern.operation_methods();  // the operation's Thrift calls
+  }
   return out;
 }
 
 bool FaultRule::CanRetry() const { return can_retry.value_or(!IsDoNotRetry(exception)); }
 
 bool FaultRule::Matches(const std::string& call_service, const DecodedCall& call) const {
-  if (!Glob(service, call_service) || !Glob(method, call.method) || !Glob(table, call.table)) {
+  if (!Glob(service, call_service) || !method_pattern.Matches(call_service, call.method) ||
+      !Glob(table, call.table)) {
     return false;
   }
   if (row_prefix.empty()) return true;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/control/call_decode.h"
+#include "server/control/method_pattern.h"
 
 namespace hbemu::server::control {
 
@@ -25,14 +26,15 @@ enum class FaultAction {
 const char* FaultActionName(FaultAction action);
 constexpr int kFaultActions = 4;
 
-// A rule: which calls (service, method, table: glob patterns, "*" for any; row: a prefix, ""
-// for any) and what happens to them. `times` bounds how many calls it hits (-1: every one);
+// A rule: which calls (service, table: glob patterns, "*" for any; method: a Thrift method,
+// a glob over them or a happybase operation, see MethodPattern; row: a prefix, "" for any) and what happens to them. `times` bounds how many calls it hits (-1: every one);
 // with `probability` below 1 each matching call is hit with that chance, drawn from a generator
 // seeded with `seed`, so a run is repeatable.
 struct FaultRule {
   int64_t id = 0;
   std::string service = "*";
-  std::string method = "*";
+  std::string method = "*";  // as the rule was given
+  MethodPattern method_pattern;  // what `method` matches
   std::string table = "*";
   std::string row_prefix;
   FaultAction action = FaultAction::kFail;
@@ -48,7 +50,8 @@ struct FaultRule {
   uint64_t matched = 0;    // calls that matched (hit or not)
   uint64_t triggered = 0;  // calls it hit
 
-  // From a control request's JSON; false with *error for a bad rule.
+  // From a control request's JSON; false with *error for a bad rule (an unknown service or
+  // method among them).
   static bool FromJson(const nlohmann::json& doc, FaultRule* rule, std::string* error);
   nlohmann::json ToJson() const;
   bool Matches(const std::string& service, const DecodedCall& call) const;

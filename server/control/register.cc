@@ -5,6 +5,7 @@
 #include "server/control/register.h"
 
 #include "server/control/core_routes.h"
+#include "server/control/method_routes.h"
 #include "server/control/snapshot_routes.h"
 
 namespace hbemu::server::control {
@@ -13,6 +14,7 @@ void RegisterControlRoutes(ControlRoutes* routes, const ControlContext& context)
   RegisterClockRoutes(routes, context);
   RegisterFaultRoutes(routes, context);
   RegisterCallLogRoutes(routes, context);
+  RegisterMethodRoutes(routes, context);
   RegisterSnapshotRoutes(routes, context);
 }
 

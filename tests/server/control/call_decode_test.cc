@@ -167,5 +167,17 @@ TEST(CallDecodeTest, RepliesGiveTheirErrorAndItsClass) {
                    .error);
 }
 
+TEST(CallDecodeTest, AScannerOpensReplyGivesTheScannerId) {
+  thrift::Hbase_scannerOpenWithScan_result result;
+  result.success = 42;
+  result.__isset.success = true;
+  const std::string bytes = Message("scannerOpenWithScan", result, WireProtocol::kCompact,
+                                    apache::thrift::protocol::T_REPLY);
+  const DecodedReply reply = DecodeReply("thrift1", reinterpret_cast<const uint8_t*>(bytes.data()),
+                                         bytes.size(), WireProtocol::kCompact);
+  EXPECT_FALSE(reply.error);
+  EXPECT_EQ(reply.success_int, 42);
+}
+
 }  // namespace
 }  // namespace hbemu::server::control

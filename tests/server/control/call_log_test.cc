@@ -17,6 +17,24 @@ CallRecord Record(const std::string& method, const std::string& table, bool erro
   return r;
 }
 
+TEST(CallLogTest, AQueryMayNameAHappybaseOperationOrAGlob) {
+  CallLog log;
+  log.Add(Record("scannerOpenWithScan", "t"));
+  log.Add(Record("scannerGetList", "t"));
+  log.Add(Record("getRowWithColumns", "t"));
+  log.Add(Record("scannerClose", "t"));
+  CallQuery scan;
+  scan.method = "Table.scan";
+  EXPECT_EQ(log.Query(scan).size(), 3u);
+  CallQuery glob;
+  glob.method = "scanner*";
+  EXPECT_EQ(log.Query(glob).size(), 3u);
+  CallQuery made_up;  // a name a client made up is still found as it was logged
+  log.Add(Record("madeUp", "t"));
+  made_up.method = "madeUp";
+  EXPECT_EQ(log.Query(made_up).size(), 1u);
+}
+
 class ScopedLimits {
  public:
   explicit ScopedLimits(const Limits& limits) : saved_(CurrentLimits()) { SetLimits(limits); }

@@ -55,6 +55,18 @@ TEST(FaultRuleTest, BadRulesAreRefusedWithAReason) {
   EXPECT_FALSE(FaultRule::FromJson({{"table", 5}}, &rule, &error));
 }
 
+TEST(FaultRuleTest, AnUnknownMethodIsRefusedAndAnOperationHitsItsThriftCalls) {
+  FaultRule rule;
+  std::string error;
+  EXPECT_FALSE(FaultRule::FromJson({{"method", "getRowWithColums"}}, &rule, &error));
+  EXPECT_NE(error.find("getRowWithColumns"), std::string::npos) << error;
+  const FaultRule put = Rule({{"method", "Table.put"}, {"table", "t"}});
+  EXPECT_TRUE(put.Matches("thrift1", Call("mutateRows", "t", "r")));
+  EXPECT_FALSE(put.Matches("thrift1", Call("mutateRow", "t", "r")));
+  EXPECT_EQ(put.ToJson()["method"], "Table.put");
+  EXPECT_EQ(put.ToJson()["methods"], json::array({"mutateRows", "mutateRowsTs"}));
+}
+
 TEST(FaultRuleTest, CanRetryFollowsTheExceptionClassUnlessGiven) {
   EXPECT_TRUE(Rule({{"exception", "org.apache.hadoop.hbase.NotServingRegionException"}}).CanRetry());
   EXPECT_FALSE(Rule({{"exception", "org.apache.hadoop.hbase.DoNotRetryIOException"}}).CanRetry());
