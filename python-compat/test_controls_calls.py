@@ -20,13 +20,15 @@ def test_calls_are_logged_with_table_rows_and_scan_arguments(controlled):
     table.put(b"row-1", {b"f:a": b"1"})
     list(table.scan(row_start=b"row-0", row_stop=b"row-9", filter="KeyOnlyFilter()",
                     batch_size=7, columns=[b"f:a"]))
-    assert calls.methods(table=name) == ["mutateRows", "scannerOpenWithScan"]
+    # A scan's fetches and close carry the table their scanner was opened on.
+    assert calls.methods(table=name) == ["mutateRows", "scannerOpenWithScan", "scannerGetList",
+                                         "scannerGetList", "scannerClose"]
     calls.assert_called("mutateRows", table=name, times=1, row=b"row-1", rows=["row-1"])
     (scan,) = calls.assert_called("scannerOpenWithScan", table=name, filter="KeyOnlyFilter()")
     assert (scan["row"], scan["stop_row"], scan["caching"], scan["columns"]) == (
         "row-0", "row-9", 7, ["f:a"])
-    # The fetches name their scanner, not the table.
-    assert calls.calls(method="scannerGetList")[0]["scanner_id"] >= 0
+    fetch = calls.calls(method="scannerGetList")[0]
+    assert fetch["scanner_id"] >= 0 and fetch["table"] == name
     calls.assert_not_called("deleteAllRow", table=name)
     calls.assert_no_errors()
     assert all(c["duration_us"] >= 0 and c["service"] == "thrift1" for c in calls.calls())

@@ -1,6 +1,7 @@
 """Fault rules of the test controls (--test-controls), seen by real clients: the failure each
 gateway sends, delays, and connections closed before a call runs or after it was applied."""
 
+import urllib.error
 import urllib.request
 
 import pytest
@@ -193,3 +194,61 @@ def test_rules_are_listed_and_cleared_and_bad_rules_refused(controlled):
     with pytest.raises(ControlError) as raised:
         faults.add(action="explode")
     assert raised.value.status == 400 and "action" in raised.value.message
+
+
+def test_a_misspelt_method_is_refused_with_the_close_names_by_the_server_and_the_client(controlled):
+    import json
+
+    from hbase_emulator.controls import UnknownMethodError
+
+    controls = controlled.controls
+    # The server: any client of the control door gets a 400 naming the method meant.
+    for path, body in (("/control/faults", {"method": "getRowWithColums"}),
+                       ("/control/calls?method=Table.scna", None)):
+        request = urllib.request.Request(
+            controls.base + path, method="POST" if body else "GET",
+            data=json.dumps(body).encode() if body else None,
+            headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 400
+        message = json.loads(refused.value.read())["error"]
+        assert ("getRowWithColumns" if body else "Table.scan") in message, message
+    assert controls.faults.list()["rules"] == []
+    # The Python API: refused before any request is sent.
+    controls.method_names()  # the names are read once, before the requests counted here
+    sent = []
+    real_request = controls._request
+    controls._request = lambda method, path, **kw: sent.append(path) or real_request(method, path, **kw)
+    with pytest.raises(UnknownMethodError, match="did you mean getRowWithColumns"):
+        controls.faults.add(method="getRowWithColums")
+    with pytest.raises(UnknownMethodError, match="Table.scan"):
+        controls.calls.list(method="Table.scna")
+    with pytest.raises(UnknownMethodError):
+        controls.faults.add(service="thrift2", method="Table.put")  # a Thrift1 operation
+    assert sent == []
+    # Real names, globs and operations are taken.
+    assert controls.faults.add(method="Table.put")["methods"] == ["mutateRows", "mutateRowsTs"]
+    controls.faults.add(service="thrift2", method="getScanner*")
+    assert sent == ["/control/faults", "/control/faults"]
+
+
+def test_a_fault_with_a_table_hits_the_scanner_fetches_of_that_table_only(controlled):
+    conn, name = make_table(controlled, "scanfault")
+    _, other = make_table(controlled, "scanother")
+    table = conn.table(name)
+    table.put(b"r", {b"f:a": b"1"})
+    conn.table(other).put(b"r", {b"f:a": b"1"})
+    controlled.controls.faults.add(method="scannerGetList", table=name, exception=NSRE)
+    assert len(list(conn.table(other).scan())) == 1
+    with pytest.raises(Hbase_thrift.IOError, match="NotServingRegionException"):
+        list(table.scan())
+    # Thrift2's scanner calls carry their table too.
+    client = controlled.thrift2()
+    calls = controlled.controls.calls
+    mark = calls.mark()
+    scanner = client.openScanner(other.encode(), thrift2.ttypes.TScan())
+    client.getScannerRows(scanner, 10)
+    client.closeScanner(scanner)
+    assert [(c["method"], c.get("table")) for c in calls.list(since=mark, service="thrift2")] == [
+        ("openScanner", other), ("getScannerRows", other), ("closeScanner", other)]

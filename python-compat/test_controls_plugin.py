@@ -55,7 +55,7 @@ def test_retry_against_a_region_that_moves_twice(hbase_connection, hbase_faults,
 
 def test_faults_added_by_a_test_are_gone_after_it(hbase_faults):
     assert hbase_faults.list()["rules"] == []
-    hbase_faults.add(method="nothingCallsThis")
+    hbase_faults.add(method="deleteTable", table="nothing_uses_this")
 
 
 def test_calls_only_show_this_tests_calls(hbase_connection, hbase_calls):

@@ -17,6 +17,8 @@ Only the standard library is used.
 
 import contextlib
 import datetime
+import difflib
+import fnmatch
 import json
 import urllib.error
 import urllib.parse
@@ -32,6 +34,14 @@ class ControlError(Exception):
         super().__init__("%s: %s" % (status, message))
         self.status = status
         self.message = message
+
+
+class UnknownMethodError(ControlError, ValueError):
+    """A fault rule or call query named a method or happybase operation the server does not
+    have (raised before the request is sent, with the close names)."""
+
+    def __init__(self, message):
+        super().__init__(400, message)
 
 
 
@@ -82,6 +92,41 @@ class Controls:
 
     def routes(self):
         return self.get("/control/")["routes"]
+
+    def method_names(self):
+        """{"thrift1": [...], "thrift2": [...], "happybase": {"Table.put": [thrift calls]}}, the
+        names fault rules and call queries take; None when the server does not list them."""
+        if not hasattr(self, "_method_names"):
+            try:
+                self._method_names = self.get("/control/methods")
+            except ControlError as e:
+                if e.status != 404:
+                    raise
+                self._method_names = None
+        return self._method_names
+
+    def check_method(self, method, service=None):
+        """Raises UnknownMethodError unless `method` (a Thrift method, a glob over them or a
+        happybase operation such as "Table.put") names a call of `service`. The server checks
+        the same; this says so before any request, with the close names."""
+        if method in (None, "", "*"):
+            return
+        names = self.method_names()
+        if names is None:
+            return
+        services = [s for s in ("thrift1", "thrift2") if service in (None, "", "*")
+                    or fnmatch.fnmatchcase(s, service)]
+        candidates = sorted({m for s in services for m in names.get(s, [])})
+        if "thrift1" in services:
+            candidates += sorted(names.get("happybase", {}))
+        if any(fnmatch.fnmatchcase(c, method) for c in candidates):
+            return
+        close = difflib.get_close_matches(method, candidates, n=5, cutoff=0.6)
+        raise UnknownMethodError(
+            "no method or happybase operation %r%s; %s" % (
+                method, " in %s" % service if service not in (None, "", "*") else "",
+                "did you mean %s?" % ", ".join(close) if close
+                else "Controls.method_names() lists them"))
 
 
 def _duration(kwargs):
@@ -143,7 +188,10 @@ class Faults:
     def add(self, action="fail", service=None, method=None, table=None, row_prefix=None,
             exception=None, message=None, can_retry=None, delay_ms=None, times=None,
             probability=None, seed=None):
-        """Installs a rule; returns it as the server lists it (with its "id")."""
+        """Installs a rule; returns it as the server lists it (with its "id"). `method` is a
+        Thrift method, a glob over them, or a happybase operation ("Table.put", "Table.scan":
+        every Thrift call it makes); an unknown name raises UnknownMethodError."""
+        self._c.check_method(method, service)
         return self._c.post("/control/faults", action=action, service=service, method=method,
                             table=table, row_prefix=row_prefix, exception=exception,
                             message=message, can_retry=can_retry, delay_ms=delay_ms, times=times,
@@ -192,7 +240,9 @@ class Calls:
     def list(self, since=None, table=None, method=None, service=None, errors=False, limit=None):
         """The calls (oldest first) as dicts: seq, service, method, table, row, stop_row, rows,
         filter, caching, batch_size, columns, duration_us, outcome ("ok", "error", "fault"),
-        exception, error, reason, fault."""
+        exception, error, reason, fault. `method` may name a happybase operation (the calls it
+        makes); a scanner's fetches and close carry the table it was opened on."""
+        self._c.check_method(method, service)
         return self._c.get("/control/calls", since=since, table=table, method=method,
                            service=service, errors="1" if errors else None, limit=limit)["calls"]
 
@@ -209,7 +259,8 @@ def _text(value):
 
 class CallRecorder:
     """The calls made since a mark (the start of a test, for the hbase_calls fixture), with
-    helpers to assert on them. Filters: table, method, service; field checks compare a call's
+    helpers to assert on them. Filters: table, method (a Thrift method, a glob, or a happybase
+    operation such as "Table.put"), service; field checks compare a call's
     logged field (row, filter, caching, batch_size, columns, outcome, ...) to a value (bytes are
     compared as UTF-8 text)."""
 
