@@ -74,13 +74,92 @@ def test_init_scripts_from_the_ini_option_run_before_the_first_test(tmp_path, se
     assert "1 passed" in proc.stdout, proc.stdout
 
 
-def test_a_failing_init_script_fails_the_fixture_with_the_server_output(tmp_path, server_has_init):
+def test_a_failing_init_script_fails_the_fixture_with_the_failing_line_first(tmp_path,
+                                                                              server_has_init):
     bad = tmp_path / "bad.hbase"
-    bad.write_text("create 'broken'\n")  # a table needs at least one family
+    # The third line fails: a table needs at least one family.
+    bad.write_text("create 'fine', 'f'\nput 'fine', 'r', 'f:a', '1'\ncreate 'broken'\n")
     proc = run_sample(tmp_path, "-o", "hbase_emulator_init=%s" % bad, "-k", "init_script")
     assert proc.returncode != 0
-    assert "hbase-emulator did not become ready" in proc.stdout, proc.stdout
-    assert "--init %s" % bad in proc.stdout
+    out = proc.stdout
+    # The error section starts with the line to fix and the shell's error, no traceback.
+    section = out[out.index("ERROR at setup of"):].splitlines()[1:3]
+    assert section == ["hbase-emulator --init failed at %s:3: create 'broken'" % bad,
+                       "ERROR: Table must have at least one column family"], out
+    assert "During handling" not in out and "Traceback" not in out
+    # The server's output follows for anything else.
+    assert "hbase-emulator did not become ready" in out
+    assert "--init %s" % bad in out
+
+
+def test_the_plugins_server_keeps_idle_connections_unless_a_timeout_is_set(tmp_path):
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
+    (tmp_path / "test_idle.py").write_text(IDLE_PROJECT)
+    env = dict(os.environ, HBASE_EMULATOR_BIN=str(hbcompat.emulator_bin()))
+    env.pop("PYTEST_XDIST_WORKER", None)
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "pytest", "-q"] + list(args),
+                              cwd=str(tmp_path), env=env, capture_output=True, text=True,
+                              timeout=300)
+    # Default: the session-wide connection outlives an idle second (and HBase's minute).
+    kept = run()
+    assert kept.returncode == 0, kept.stdout + kept.stderr
+    assert "--idle-timeout-ms 0" in (tmp_path / "argv.txt").read_text()
+    # Opt-in: a short timeout closes it, as HBase's 60 s one would after a minute.
+    closed = run("-o", "hbase_emulator_idle_timeout_ms=300")
+    assert closed.returncode == 1, closed.stdout + closed.stderr
+    assert "--idle-timeout-ms 300" in (tmp_path / "argv.txt").read_text()
+    assert "TTransportException" in closed.stdout, closed.stdout
+    # hbase_emulator_args may set it too, and wins.
+    flag = run("-o", "hbase_emulator_idle_timeout_ms=300",
+               "-o", "hbase_emulator_args=--idle-timeout-ms 100000")
+    assert flag.returncode == 0, flag.stdout + flag.stderr
+    assert "--idle-timeout-ms 300" not in (tmp_path / "argv.txt").read_text()
+
+
+IDLE_PROJECT = '''
+import time
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def shared_connection(hbase_emulator):
+    with open("argv.txt", "w") as f:
+        f.write(" ".join(hbase_emulator.process.argv))
+    return hbase_emulator.connection()
+
+
+def test_a_session_connection_survives_an_idle_second(shared_connection):
+    shared_connection.tables()
+    time.sleep(1.0)
+    shared_connection.tables()
+'''
+
+
+def test_every_plugin_fixture_has_a_docstring(tmp_path):
+    (tmp_path / "pytest.ini").write_text("[pytest]\naddopts = -p no:cacheprovider\n")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--fixtures"], cwd=str(tmp_path),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    plugin = out[out.index("fixtures defined from hbase_emulator"):]
+    plugin = plugin[:plugin.index("fixtures defined from xdist")] if "from xdist" in plugin \
+        else plugin
+    blocks = {}
+    name = None
+    for line in plugin.splitlines():
+        if line.startswith("hbase_"):
+            name = line.split()[0]
+            blocks[name] = []
+        elif name and line.strip():
+            blocks[name].append(line.strip())
+    assert {"hbase_emulator", "hbase_emulator_server", "hbase_emulator_seed", "hbase_connection",
+            "hbase_reset", "hbase_controls", "hbase_clock", "hbase_faults", "hbase_calls",
+            "hbase_snapshots"} <= set(blocks), plugin
+    for fixture, doc in blocks.items():
+        assert doc and "no docstring available" not in doc[0], (fixture, doc)
 
 
 def test_reset_reconnects_when_the_server_dropped_the_idle_admin_connection(tmp_path):

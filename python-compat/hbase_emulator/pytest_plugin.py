@@ -3,34 +3,38 @@
 Installed with the hbase-emulator package (entry point `pytest11: hbase_emulator`), whose wheel
 carries the server: no configuration is needed.
 
-Fixtures
+Fixtures (`pytest --fixtures` shows each one's docstring)
   hbase_emulator   (session) the running server: .host, .port (Thrift1), .thrift2_port,
                    .connection(**kw) -> happybase.Connection, .thrift2() -> THBaseService client,
                    .reset(drop=False). Started lazily by the first test that asks for it, in memory
                    on free ports; under pytest-xdist every worker starts its own.
+  hbase_emulator_seed (session) override it to load the data every test starts from.
   hbase_connection (function) a happybase.Connection to it, closed after the test.
   hbase_reset      (function) empties every user table before the test (schemas and splits kept).
-  The server runs with --test-controls (unless hbase_emulator_args binds other addresses or
-  has --no-admin), so these work too (README "Test controls"):
-  hbase_controls   (function) hbase_emulator.controls.Controls for it (clock, faults, calls).
-  hbase_clock      (function) its clock: .freeze(at=None), .advance(days=2), .set_offset(...),
-                   .now_ms(); resumed (back to the system clock) after the test.
-  hbase_faults     (function) .inject(**rule) context manager, .add(**rule); every rule the
-                   test added is removed after it.
-  hbase_calls      (function) the calls made during the test: .calls(table=, method=, ...),
-                   .methods(), .errors(), .assert_called(method, table=, times=, **fields),
-                   .assert_not_called(...), .assert_no_errors().
+  hbase_controls, hbase_clock, hbase_faults, hbase_calls: the test controls (README "Test
+                   controls"); the server runs with --test-controls unless hbase_emulator_args
+                   binds other addresses or has --no-admin.
+  hbase_snapshots  (session) the server's snapshots (snapshot_plugin.py).
   A failing test that used the server gets the server-side errors seen during it appended to
   its report (section "hbase-emulator server-side errors").
-Marker
+Isolation (snapshot_plugin.py): every test that uses the server starts from the session's seed
+  state (what --init and hbase_emulator_seed made); @pytest.mark.hbase_shared or
+  `hbase_emulator_isolation = false` opts out.
+Markers
   @pytest.mark.hbase_reset            same as the hbase_reset fixture;
   @pytest.mark.hbase_reset(drop=True) drops every user table and namespace before the test.
+  @pytest.mark.hbase_shared, @pytest.mark.hbase_snapshot(name): snapshot_plugin.py.
 Configuration (ini file; paths relative to it)
   hbase_emulator_bin  = path        server binary (else --hbase-emulator-bin, $HBASE_EMULATOR_BIN,
                                     the package's own, hbase-emulator on PATH,
                                     build/hbase-emulator above rootdir)
   hbase_emulator_init = file ...    schema scripts run by the server before it is ready (--init)
   hbase_emulator_args = flag ...    more server flags
+  hbase_emulator_idle_timeout_ms = N  close client connections idle this long (default 0: never,
+                                    so a session-wide connection survives a slow test; HBase's
+                                    own default is 60000; an --idle-timeout-ms among
+                                    hbase_emulator_args wins)
+  hbase_emulator_isolation = true   restore the seed state before each test (snapshot_plugin.py)
 """
 
 import os
@@ -56,6 +60,8 @@ def pytest_addoption(parser):
     parser.addini("hbase_emulator_init", "shell scripts the server runs at start (--init), "
                   "relative to the ini file", type="args", default=[])
     parser.addini("hbase_emulator_args", "more hbase-emulator flags", type="args", default=[])
+    parser.addini("hbase_emulator_idle_timeout_ms", "close client connections idle this long "
+                  "(0, the default: never)", default="0")
 
 
 def pytest_configure(config):
@@ -140,10 +146,26 @@ class HBaseEmulator:
 # Flags after which the plugin does not add --test-controls itself.
 _NO_AUTO_CONTROLS = {"--test-controls", "--test-controls-remote", "--no-admin", "--bind", "-b",
                      "--admin-bind"}
+# The server's idle-timeout flags: one among hbase_emulator_args wins over the ini option.
+_IDLE_TIMEOUT_FLAGS = {"-t", "--readTimeout", "--idle-timeout-ms"}
+
+
+def _flag_names(args):
+    return {a.split("=")[0] for a in args}
+
+
+def _idle_timeout_ms(config):
+    value = config.getini("hbase_emulator_idle_timeout_ms").strip() or "0"
+    if not value.isdigit():
+        raise pytest.UsageError("hbase_emulator_idle_timeout_ms must be a whole number of "
+                                "milliseconds (0: never), not %r" % value)
+    return value
 
 
 @pytest.fixture(scope="session")
-def hbase_emulator(request):
+def hbase_emulator_server(request):
+    """The session's server before hbase_emulator_seed ran: for a seed fixture to load data
+    through (tests use hbase_emulator). Same object and attributes as hbase_emulator."""
     config = request.config
     base = _config_dir(config)
     explicit = config.getoption("hbase_emulator_bin") or config.getini("hbase_emulator_bin")
@@ -156,10 +178,21 @@ def hbase_emulator(request):
     extra = config.getini("hbase_emulator_args")
     # A test server: the clock, faults and call log are there for the fixtures below, unless
     # the project binds other addresses (where the server refuses them) or says otherwise.
-    if not any(a.split("=")[0] in _NO_AUTO_CONTROLS for a in extra):
+    if not _flag_names(extra) & _NO_AUTO_CONTROLS:
         args.append("--test-controls")
+    # HBase closes a connection idle for 60 s; a test session's connection may sit idle longer
+    # (a session-wide connection between slow tests), and must not die of it.
+    if not _flag_names(extra) & _IDLE_TIMEOUT_FLAGS:
+        args += ["--idle-timeout-ms", _idle_timeout_ms(config)]
     args += extra
-    process = server_module.EmulatorServer(binary, args).start()
+    try:
+        process = server_module.EmulatorServer(binary, args).start()
+        failed = None
+    except server_module.StartError as e:
+        failed = str(e)
+    if failed is not None:
+        # The reason first (a failing --init line), not a traceback through the plugin.
+        pytest.fail(failed, pytrace=False)
     emulator = HBaseEmulator(process)
     try:
         yield emulator
@@ -170,8 +203,22 @@ def hbase_emulator(request):
             print("\nhbase-emulator exited with %s; stderr tail:\n%s" % (rc, process.stderr_text()))
 
 
+@pytest.fixture(scope="session")
+def hbase_emulator(hbase_emulator_server, hbase_emulator_seed, request):
+    """The session's hbase-emulator (started by the first test that needs it): .host, .port
+    (Thrift1), .thrift2_port, .connection(**kw) -> happybase.Connection (kept open for the
+    session), .thrift2() -> THBaseService client, .reset(drop=False), .controls. Every test that
+    uses it starts from the seed state (--init scripts, then hbase_emulator_seed), restored
+    from a snapshot, unless marked hbase_shared. One server per pytest-xdist worker."""
+    from .snapshot_plugin import take_seed
+
+    take_seed(request.config, hbase_emulator_server)
+    return hbase_emulator_server
+
+
 @pytest.fixture
 def hbase_connection(hbase_emulator):
+    """A happybase.Connection to the session's server, closed after the test."""
     conn = hbase_emulator.connection()
     yield conn
     conn.close()
@@ -179,12 +226,15 @@ def hbase_connection(hbase_emulator):
 
 @pytest.fixture
 def hbase_reset(hbase_emulator):
+    """Empties every user table before the test (schemas and splits kept); returns the
+    hbase_emulator object, whose .reset(drop=False) does it again on demand."""
     hbase_emulator.reset()
     return hbase_emulator
 
 
 @pytest.fixture(autouse=True)
-def _hbase_reset_marker(request):
+def _hbase_reset_marker(request, _hbase_isolation):
+    """@pytest.mark.hbase_reset: empties (drop=True: drops) the user tables, after isolation."""
     marker = request.node.get_closest_marker("hbase_reset")
     if marker is not None:
         request.getfixturevalue("hbase_emulator").reset(drop=bool(marker.kwargs.get("drop", False)))
@@ -192,11 +242,15 @@ def _hbase_reset_marker(request):
 
 @pytest.fixture
 def hbase_controls(hbase_emulator):
+    """hbase_emulator.controls.Controls of the session's server: .clock, .faults, .calls, and
+    .get/.post for any /control/ route."""
     return hbase_emulator.controls
 
 
 @pytest.fixture
 def hbase_clock(hbase_emulator):
+    """The server's clock (TTLs, timestamps, scanner leases follow it): .freeze(at=None),
+    .advance(days=2), .set_offset(...), .now_ms(); back to the system clock after the test."""
     clock = hbase_emulator.controls.clock
     yield clock
     clock.resume()
@@ -234,6 +288,9 @@ class _TestFaults:
 
 @pytest.fixture
 def hbase_faults(hbase_emulator):
+    """Fault rules for this test: .inject(**rule) (a context manager), .add(**rule), .list().
+    A rule names calls by Thrift method, glob or happybase operation (method="Table.put"), table
+    and row_prefix, and fails, delays or closes them. Every rule the test added goes after it."""
     faults = _TestFaults(hbase_emulator.controls.faults)
     yield faults
     faults.remove_all()
@@ -241,6 +298,10 @@ def hbase_faults(hbase_emulator):
 
 @pytest.fixture
 def hbase_calls(hbase_emulator):
+    """The calls made to the server during this test: .calls(table=, method=, **fields),
+    .methods(), .errors(), .assert_called(method, table=, times=, **fields),
+    .assert_not_called(...), .assert_no_errors(). A method may be a happybase operation
+    ("Table.scan" finds the open, the fetches and the close)."""
     return controls_module.CallRecorder(hbase_emulator.controls.calls)
 
 

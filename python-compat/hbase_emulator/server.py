@@ -21,6 +21,10 @@ from . import bundled
 READY_RE = re.compile(r"^hbase-emulator ready on (?P<host>[^\s:]+|\[[^\]]+\]):(?P<port>\d+)"
                       r"(?P<others>(?:\s+[a-z0-9]+=\S+)*)\s*$")
 OTHER_PORT_RE = re.compile(r"([a-z0-9]+)=(?:[^\s:]+|\[[^\]]+\]):(\d+)")
+# The server's log line for a failed --init script: "FILE:LINE: the shell's error", possibly
+# continued on lines of its own (a log line starts with glog's "E1129 06:49:40.173642 ...").
+INIT_FAILED_RE = re.compile(r"--init failed: (?P<where>.+?):(?P<line>\d+): (?P<error>.*)")
+LOG_LINE_RE = re.compile(r"^[IWEF]\d{4,8} \d\d:\d\d:\d\d")
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
 BINARY_NAME = "hbase-emulator"
@@ -67,6 +71,34 @@ def find_binary(explicit=None, search_from=None):
                 return path
         looked.append("build/%s in %s and its parents" % (BINARY_NAME, start))
     raise FileNotFoundError("hbase-emulator binary not found; looked at: " + "; ".join(looked))
+
+
+class StartError(RuntimeError):
+    """The server did not become ready; the message says why first."""
+
+
+def init_failure(stderr_text):
+    """'FILE:LINE: <the line>' and the error, for a server that stopped at a failing --init
+    line; None when the log shows no such failure."""
+    lines = stderr_text.splitlines()
+    for i, text in enumerate(lines):
+        m = INIT_FAILED_RE.search(text)
+        if not m:
+            continue
+        error = [m.group("error")]
+        for more in lines[i + 1:]:
+            if LOG_LINE_RE.match(more):
+                break
+            error.append(more)
+        where, number = m.group("where"), int(m.group("line"))
+        try:
+            with open(where, encoding="utf-8", errors="replace") as f:
+                source = f.read().splitlines()[number - 1].strip()
+        except (OSError, IndexError):
+            source = None
+        head = "%s:%d: %s" % (where, number, source) if source else "%s:%d" % (where, number)
+        return "%s\n%s" % (head, "\n".join(e for e in error if e.strip()))
+    return None
 
 
 class EmulatorServer:
@@ -142,8 +174,14 @@ class EmulatorServer:
 
     def _fail(self, why, seen):
         self.kill()
-        raise RuntimeError("hbase-emulator did not become ready: %s\n  command: %s\n  stdout: %r\n"
-                           "  stderr:\n%s" % (why, " ".join(self.argv), seen[-10:], self.stderr_text()))
+        log = self.stderr_text()
+        details = ("hbase-emulator did not become ready: %s\n  command: %s\n  stdout: %r\n"
+                   "  stderr:\n%s" % (why, " ".join(self.argv), seen[-10:], log))
+        failed_init = init_failure(log)
+        if failed_init:
+            # What the user must fix comes first; the whole log follows for the rest.
+            details = "hbase-emulator --init failed at %s\n\n%s" % (failed_init, details)
+        raise StartError(details)
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None

@@ -11,6 +11,7 @@ def test_own_server_per_worker(hbase_connection, record_server):
     assert orders.row(b"o-1") == {b"o:total": b"42"}
 
 
+@pytest.mark.hbase_shared  # reads the table the test before it made
 def test_thrift2_client(hbase_emulator, record_server):
     from hbase_emulator import thrift2
 

@@ -15,6 +15,7 @@ def test_write_then_read(hbase_connection, record_server):
     assert users.row(b"alice") == {b"info:email": b"alice@example.com"}
 
 
+@pytest.mark.hbase_shared  # sees the table the test before it made
 @pytest.mark.hbase_reset
 def test_marker_empties_tables_but_keeps_them(hbase_connection, record_server):
     # The previous test left a row; the marker removed it and kept the table and its families.
@@ -24,6 +25,7 @@ def test_marker_empties_tables_but_keeps_them(hbase_connection, record_server):
     assert set(users.families()) == {b"info"}
 
 
+@pytest.mark.hbase_shared
 def test_fixture_resets_on_request(hbase_reset, record_server):
     conn = hbase_reset.connection()
     users = ensure_table(conn, "users", {"info": dict()})
