@@ -85,3 +85,5 @@ def test_plugin_fixtures_and_server_errors_in_failure_reports(tmp_path):
     section = out[out.index("hbase-emulator server-side errors"):]
     assert "getRowWithColumns table_that_is_not_there r" in section
     assert "org.apache.hadoop.hbase.TableNotFoundException" in section
+    # The test started from the seed state: the report says where shared tables belong.
+    assert "started from the seed state" in section and "hbase_emulator_seed" in section

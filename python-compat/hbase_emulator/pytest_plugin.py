@@ -342,4 +342,12 @@ def pytest_runtest_makereport(item, call):
         lines.append("%s %s %s: %s%s" % (c["service"], c["method"], where,
                                           c.get("reason") or c.get("error", ""),
                                           " [%s]" % c["fault"] if c.get("fault") else ""))
+    from .snapshot_plugin import RESTORED_KEY
+
+    if item.stash.get(RESTORED_KEY, False) and any(
+            "TableNotFoundException" in (c.get("reason") or c.get("error", "")) for c in errors):
+        # The likeliest cause for a project moving to isolation by default.
+        lines.append("(this test started from the seed state: tables made by earlier tests or "
+                     "by module- or session-scoped fixtures are gone; load shared data in the "
+                     "hbase_emulator_seed fixture, or mark the test hbase_shared)")
     report.sections.append(("hbase-emulator server-side errors", "\n".join(lines)))

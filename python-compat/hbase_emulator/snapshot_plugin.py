@@ -139,6 +139,11 @@ def _hbase_isolation(request):
         return
     request.getfixturevalue("hbase_emulator")
     session_state(request.config).restore_seed()
+    request.node.stash[RESTORED_KEY] = True
+
+
+# Set on a test item whose store was restored to the seed state before it ran.
+RESTORED_KEY = pytest.StashKey()
 
 
 def _snapshot_names(config):
