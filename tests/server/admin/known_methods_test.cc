@@ -53,6 +53,16 @@ TEST(KnownMethodsTest, EveryMethodOfBothIdlsIsKnownToItsServiceOnly) {
   }
 }
 
+TEST(KnownMethodsTest, TheListOfAServiceIsItsIdlsMethods) {
+  for (const char* service : {"thrift1", "thrift2"}) {
+    const std::set<std::string> idl =
+        IdlMethods(std::string(service) == "thrift1" ? "Hbase.thrift" : "THBaseService.thrift");
+    const std::vector<std::string_view> listed = KnownMethods(service);
+    EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()), idl) << service;
+  }
+  EXPECT_TRUE(KnownMethods("thrift3").empty());
+}
+
 TEST(KnownMethodsTest, AnythingElseIsUnknown) {
   EXPECT_FALSE(IsKnownMethod("thrift1", "madeUp"));
   EXPECT_FALSE(IsKnownMethod("thrift1", ""));
