@@ -116,11 +116,12 @@ class Controls:
             return
         services = [s for s in ("thrift1", "thrift2") if service in (None, "", "*")
                     or fnmatch.fnmatchcase(s, service)]
-        candidates = sorted({m for s in services for m in names.get(s, [])})
-        if "thrift1" in services:
-            candidates += sorted(names.get("happybase", {}))
-        if any(fnmatch.fnmatchcase(c, method) for c in candidates):
+        methods = sorted({m for s in services for m in names.get(s, [])})
+        operations = sorted(names.get("happybase", {})) if "thrift1" in services else []
+        # As the server reads it: a glob over Thrift methods, or one operation's exact name.
+        if any(fnmatch.fnmatchcase(m, method) for m in methods) or method in operations:
             return
+        candidates = methods + operations
         close = difflib.get_close_matches(method, candidates, n=5, cutoff=0.6)
         raise UnknownMethodError(
             "no method or happybase operation %r%s; %s" % (
