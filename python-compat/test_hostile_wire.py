@@ -176,6 +176,39 @@ def test_framed_list_claiming_more_elements_than_its_bytes_closes_the_connection
     assert rss_mib(server) < 64
 
 
+@pytest.mark.parametrize("port", ["thrift1", "thrift2"])
+def test_lists_of_empty_structs_are_refused_by_what_they_would_decode_into(server_factory, port):
+    """Documented outcome (limits decoded_bytes and decoded_bytes_per_byte): three 20 MB framed
+    compact messages whose lists hold 20M empty structs each (Thrift1 mutateRows, Thrift2
+    getMultiple) close their connections before anything is built. On main before the budget,
+    one such getMultiple took the server's RSS up by 5.5 GB."""
+    server = server_factory()
+    count = 20_000_000
+    if port == "thrift1":  # mutateRows(tableName, rowBatches: list<BatchMutation>)
+        body = call_header(True, b"mutateRows") + string_field(True, 1, 1) + b"t"
+    else:  # getMultiple(table, tgets: list<TGet>)
+        body = call_header(True, b"getMultiple") + string_field(True, 1, 1) + b"t"
+    body += b"\x19\xfc" + varint(count) + b"\x00" * count + b"\x00\x00"
+    before = rss_mib(server)
+    target = server.ports[port]
+    attackers = []
+    for _ in range(3):
+        sock = socket.create_connection((server.host, target), timeout=30)
+        sock.sendall(struct.pack(">I", len(body)) + body)
+        attackers.append(sock)
+    for sock in attackers:
+        # Thrift1 closes the connection (a message that does not decode); libthrift's generated
+        # Thrift2 processor answers a TApplicationException (PROTOCOL_ERROR) first.
+        answer = sock.recv(4096)
+        assert answer == b"" or b"bytes of memory" in answer, answer[:200]
+        sock.close()
+    if port == "thrift1":
+        assert "bytes of memory" in server.stderr_text(limit=200_000)
+    assert_serving(server)
+    # The three 20 MB messages themselves were buffered; nothing was decoded from them.
+    assert rss_mib(server) < before + 100, "RSS %.1f MiB from %.1f" % (rss_mib(server), before)
+
+
 # --- clients that stop reading ---------------------------------------------------------------------
 
 def getrow_requests(table, row, count):

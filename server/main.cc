@@ -245,6 +245,7 @@ int main(int argc, char** argv) {
         [console_ptr](const std::string& method, const std::string& target) {
           return console_ptr->Handle(method, target);
         });
+    admin_server->SetAllowedHosts(options.allowed_hosts);
     if (options.test_controls) {
       server::control::ControlContext control_context;
       control_context.store = store.get();

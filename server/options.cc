@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "server/net/browser_requests.h"
+
 namespace hbemu::server {
 namespace {
 
@@ -63,6 +65,10 @@ std::string ServerUsage() {
       "                            that is loopback, else 127.0.0.1: the console shows every\n"
       "                            stored cell)\n"
       "      --no-admin            no admin console\n"
+      "      --allowed-hosts LIST  host names (comma-separated; .example.com for every name\n"
+      "                            under it) the admin port answers besides localhost, IP\n"
+      "                            addresses and single-label names (a guard against DNS\n"
+      "                            rebinding: a web page must not read the console)\n"
       "      --test-controls       serve the test controls (clock, faults, call log,\n"
       "                            snapshots) as JSON under /control/ on the admin port;\n"
       "                            loopback binds and callers only\n"
@@ -161,6 +167,9 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
         *error = "--admin-bind needs an address";
         return false;
       }
+    } else if (arg == "--allowed-hosts") {
+      if (!need_value(&v)) return false;
+      if (!ParseAllowedHosts(v, &options->allowed_hosts, error)) return false;
     } else if (arg == "--no-admin") {
       options->admin_enabled = false;
     } else if (arg == "--test-controls") {

@@ -21,6 +21,9 @@ struct ServerOptions {
   bool admin_enabled = true;
   uint16_t admin_port = 9095;
   std::string admin_bind_address;
+  // --allowed-hosts: names a request's Host may carry on the admin port beyond localhost, IP
+  // addresses and single-label names (server/net/browser_requests.h).
+  std::vector<std::string> allowed_hosts;
   std::string data_dir = "data";
   bool in_memory = false;
   bool sync_writes = false;  // fsync every write: survives power loss, not just a crash
@@ -49,7 +52,7 @@ struct ServerOptions {
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
 // --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
-// --admin-bind, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
+// --admin-bind, --allowed-hosts, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
 // --max-message-mb, --limit, --limits, --init, --test-controls, --test-controls-remote, --version, --health-check).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when
 // --help/-h was given.

@@ -27,10 +27,10 @@ nlohmann::json ControlCall(const ConnectionOptions& options, const std::string& 
     http::request<http::string_body> request(
         method == "POST" ? http::verb::post : http::verb::get, path, 11);
     request.set(http::field::host, where);
-    if (!body.is_null()) {
-      request.set(http::field::content_type, "application/json");
-      request.body() = body.dump();
-    }
+    // The server takes control requests that change state only as JSON (a web page cannot send
+    // that cross-origin without a preflight), bodiless ones included.
+    if (method == "POST") request.set(http::field::content_type, "application/json");
+    if (!body.is_null()) request.body() = body.dump();
     request.prepare_payload();
     http::write(stream, request);
     beast::flat_buffer buffer;

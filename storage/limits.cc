@@ -37,6 +37,13 @@ const std::vector<LimitInfo>& AllLimits() {
       {"message_bytes", &Limits::message_bytes, "bytes",
        "one request: message, frame or HTTP body (also --max-message-mb)",
        "the connection is closed (HTTP: 413), with a WARNING naming the peer"},
+      {"decoded_bytes", &Limits::decoded_bytes, "bytes",
+       "memory any one request may decode into (each string, struct and container element "
+       "charged its in-memory size before it is built)",
+       "the connection is closed (HTTP: 500), with a WARNING naming the peer"},
+      {"decoded_bytes_per_byte", &Limits::decoded_bytes_per_byte, "count",
+       "memory a request larger than decoded_bytes / this may decode into, per byte of it",
+       "the connection is closed (HTTP: 500), with a WARNING naming the peer"},
       {"filter_bytes", &Limits::filter_bytes, "bytes",
        "length of one Thrift2 filterBytes (HBase's protobuf-serialized filter)",
        "TIOError (canRetry false) naming the limit; filter_depth and filter_count apply too"},

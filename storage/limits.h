@@ -22,6 +22,8 @@ struct Limits {
 
   // Wire (both Thrift ports).
   int64_t message_bytes = 100 << 20;            // largest message, frame or HTTP body
+  int64_t decoded_bytes = 64 << 20;             // memory any one message may decode into
+  int64_t decoded_bytes_per_byte = 16;          // ... and a larger one, per byte it holds
   int64_t idle_buffer_bytes = 64 << 10;         // buffer kept per idle connection
   int64_t retained_buffer_bytes = 64 << 20;     // buffers kept by all idle connections together
   int64_t write_timeout_ms = 30000;             // a reply not taken by the client in this long

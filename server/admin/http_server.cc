@@ -11,8 +11,11 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <glog/logging.h>
+#include <nlohmann/json.hpp>
 
+#include "server/admin/console.h"
 #include "server/gateway/free_memory.h"
+#include "server/net/browser_requests.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -28,6 +31,10 @@ constexpr auto kIdleTimeout = std::chrono::seconds(30);
 // Pages at least this large give their memory back to the system once sent.
 constexpr size_t kTrimAfterBytes = 1 << 20;
 
+std::string JsonError(int status, const std::string& message) {
+  return nlohmann::json{{"error", message}, {"status", status}}.dump() + "\n";
+}
+
 std::string ErrorPage(int status, const std::string& title, const std::string& detail) {
   return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + std::to_string(status) +
          " " + title + "</title></head><body><h1>" + std::to_string(status) + " " + title +
@@ -37,8 +44,12 @@ std::string ErrorPage(int status, const std::string& title, const std::string& d
 // One client connection: read a request, answer it, repeat while kept alive.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, const HttpHandler* handler, const ControlHttpHandler* control)
-      : stream_(std::move(socket)), handler_(handler), control_(control) {}
+  Session(tcp::socket socket, const HttpHandler* handler, const ControlHttpHandler* control,
+          const HostAllowList* allowed_hosts)
+      : stream_(std::move(socket)),
+        handler_(handler),
+        control_(control),
+        allowed_hosts_(allowed_hosts) {}
 
   void Start() { Read(); }
 
@@ -78,7 +89,12 @@ class Session : public std::enable_shared_from_this<Session> {
     const bool keep_alive = request.keep_alive();
     head_only_ = request.method() == http::verb::head;
     const std::string target(request.target());
-    if (IsControlTarget(target)) return RespondControl(request, target, keep_alive);
+    const bool control = IsControlTarget(target);
+    const auto host = request[http::field::host];
+    if (!HostHeaderAllowed(std::string_view(host.data(), host.size()), *allowed_hosts_)) {
+      return RespondForeignHost(std::string(host), control, keep_alive);
+    }
+    if (control) return RespondControl(request, target, keep_alive);
     if (request.method() != http::verb::get && !head_only_) {
       return Respond(405, "text/html; charset=utf-8",
                      ErrorPage(405, "Method Not Allowed",
@@ -106,6 +122,11 @@ class Session : public std::enable_shared_from_this<Session> {
                      "\"status\": 404}\n",
                      keep_alive);
     }
+    if (request.method() != http::verb::get && request.method() != http::verb::head) {
+      if (auto refusal = WebPageRefusal(request)) {
+        return Respond(refusal->status, "application/json", refusal->body, keep_alive);
+      }
+    }
     beast::error_code ec;
     const auto peer = stream_.socket().remote_endpoint(ec).address();
     const bool loopback =
@@ -120,6 +141,41 @@ class Session : public std::enable_shared_from_this<Session> {
       reply = {500, "application/json", "{\"error\": \"internal error\", \"status\": 500}\n"};
     }
     Respond(reply.status, reply.content_type, std::move(reply.body), keep_alive);
+  }
+
+  // A page reached through DNS rebinding sends its own name as Host; the console shows every
+  // stored cell, and the controls change them.
+  void RespondForeignHost(const std::string& host, bool control, bool keep_alive) {
+    const std::string why =
+        "Host '" + host + "' is not a name of this server. The admin port answers requests "
+        "addressed to localhost, an IP address, a single-label name or a name given with "
+        "--allowed-hosts, so that a web page cannot reach it through DNS rebinding.";
+    if (control) return Respond(403, "application/json", JsonError(403, why), keep_alive);
+    Respond(403, "text/html; charset=utf-8", ErrorPage(403, "Forbidden", HtmlEscape(why)),
+            keep_alive);
+  }
+
+  // A control request that changes state must be one a web page cannot send without asking
+  // first (a CORS preflight, which this server never grants): JSON, and not from a foreign page.
+  std::optional<HttpReply> WebPageRefusal(const http::request<http::string_body>& request) {
+    if (auto origin = request.find(http::field::origin); origin != request.end()) {
+      const std::string value(origin->value());
+      const std::string host = HostOfAuthority(value);
+      if (value == "null" || !HostHeaderAllowed(host, *allowed_hosts_)) {
+        return HttpReply{403, "application/json",
+                         JsonError(403, "the test controls do not take requests from the web "
+                                        "page at " + value)};
+      }
+    }
+    const auto type = request[http::field::content_type];
+    const auto essence = type.substr(0, type.find(';'));
+    if (!beast::iequals(essence, "application/json")) {
+      return HttpReply{415, "application/json",
+                       JsonError(415, "the test controls take Content-Type: application/json "
+                                      "(a web page cannot send it to another site without a "
+                                      "preflight), not '" + std::string(type) + "'")};
+    }
+    return std::nullopt;
   }
 
   void Respond(int status, const std::string& content_type, std::string body, bool keep_alive) {
@@ -174,6 +230,7 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::tcp_stream stream_;
   const HttpHandler* const handler_;
   const ControlHttpHandler* const control_;
+  const HostAllowList* const allowed_hosts_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   bool head_only_ = false;
@@ -193,7 +250,9 @@ class HttpServer::Impl {
       : bind_address_(std::move(bind_address)),
         requested_port_(port),
         handler_(std::move(handler)),
-        acceptor_(io_) {}
+        acceptor_(io_) {
+    allowed_hosts_.bind_address = bind_address_;
+  }
 
   ~Impl() { Stop(); }
 
@@ -223,6 +282,7 @@ class HttpServer::Impl {
   }
 
   void SetControlHandler(ControlHttpHandler handler) { control_ = std::move(handler); }
+  void SetAllowedHosts(std::vector<std::string> names) { allowed_hosts_.names = std::move(names); }
   uint16_t port() const { return port_; }
   uint64_t accept_failures() const { return accept_failures_.load(std::memory_order_relaxed); }
 
@@ -243,7 +303,10 @@ class HttpServer::Impl {
       if (ec == asio::error::operation_aborted) return;
       if (!ec || ec == asio::error::connection_aborted) {
         // A connection that went away before it was taken says nothing about the next one.
-        if (!ec) std::make_shared<Session>(std::move(socket), &handler_, &control_)->Start();
+        if (!ec) {
+          std::make_shared<Session>(std::move(socket), &handler_, &control_, &allowed_hosts_)
+              ->Start();
+        }
         retry_delay_ = std::chrono::milliseconds(0);
         return Accept();
       }
@@ -269,6 +332,7 @@ class HttpServer::Impl {
   const uint16_t requested_port_;
   const HttpHandler handler_;
   ControlHttpHandler control_;
+  HostAllowList allowed_hosts_;
   asio::io_context io_{1};
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_{io_};
@@ -285,6 +349,9 @@ HttpServer::HttpServer(std::string bind_address, uint16_t port, HttpHandler hand
 HttpServer::~HttpServer() = default;
 void HttpServer::SetControlHandler(ControlHttpHandler handler) {
   impl_->SetControlHandler(std::move(handler));
+}
+void HttpServer::SetAllowedHosts(std::vector<std::string> names) {
+  impl_->SetAllowedHosts(std::move(names));
 }
 bool HttpServer::Start(std::string* error) { return impl_->Start(error); }
 uint16_t HttpServer::port() const { return impl_->port(); }

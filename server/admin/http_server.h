@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace hbemu::server::admin {
 
@@ -31,7 +32,9 @@ bool IsControlTarget(const std::string& target);
 // slow page never holds up a Thrift call. Requests are read with bounded headers (16 KiB) and
 // bodies (64 KiB); what Beast refuses is answered with 431, 413 or 400 before the handler sees
 // it, and only GET and HEAD reach the handler (405 otherwise): the console never changes data.
-// The one exception is /control/, which only a control handler answers (404 without one).
+// The one exception is /control/, which only a control handler answers (404 without one); a
+// control request other than GET must be JSON and not from a foreign page (415, 403). A request
+// whose Host is not a name of this server is refused (403) whatever its path.
 // Connections are kept alive as the client asks, and closed after 30 s without a request.
 //
 // Start and Stop are called from one controlling thread; Start at most once.
@@ -44,6 +47,9 @@ class HttpServer {
 
   // Serves /control/ with `handler` (before Start).
   void SetControlHandler(ControlHttpHandler handler);
+  // Host names (--allowed-hosts) accepted in requests' Host header besides the ones every door
+  // accepts (see server/net/browser_requests.h), before Start.
+  void SetAllowedHosts(std::vector<std::string> names);
   // Binds and listens; false with *error set when it cannot.
   bool Start(std::string* error);
   // The bound port (useful after asking for port 0). Valid after a successful Start.

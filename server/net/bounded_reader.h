@@ -37,28 +37,37 @@ class BoundedReader : public Protocol {
  public:
   explicit BoundedReader(std::shared_ptr<TMemoryBuffer> input) : Protocol(std::move(input)) {}
 
-  void SetLimits(int32_t limit) {
+  // Before each message: no string or container longer than `limit`, and at most
+  // `decoded_budget` bytes of memory built from it.
+  void SetLimits(int32_t limit, uint64_t decoded_budget) {
     this->string_limit_ = limit;
     this->container_limit_ = limit;
+    decoded_budget_ = decoded_budget;
+    decoded_ = 0;
   }
 
   void checkReadBytesAvailable(TList& list) override {
     CheckElements("list", list.size_, MinBytes(list.elemType_));
+    Charge("list", list.size_, MemoryBytes(list.elemType_));
   }
   void checkReadBytesAvailable(TSet& set) override {
     CheckElements("set", set.size_, MinBytes(set.elemType_));
+    Charge("set", set.size_, MemoryBytes(set.elemType_) + kNodeBytes);
   }
   void checkReadBytesAvailable(TMap& map) override {
     CheckElements("map", map.size_, MinBytes(map.keyType_) + MinBytes(map.valueType_));
+    Charge("map", map.size_, MemoryBytes(map.keyType_) + MemoryBytes(map.valueType_) + kNodeBytes);
   }
 
  protected:
   uint32_t Left() const { return this->trans_->available_read(); }
 
-  void CheckString(int32_t size) const {
+  void CheckString(int32_t size) {
     if (size > 0 && static_cast<uint32_t>(size) > Left()) {
       Refuse("a string of " + std::to_string(size) + " bytes");
     }
+    // Short strings live inside the std::string already charged with its container or struct.
+    if (size > kInlineStringBytes) Charge("string", 1, static_cast<uint64_t>(size) + 1);
   }
 
  private:
@@ -80,12 +89,54 @@ class BoundedReader : public Protocol {
     }
   }
 
+  // What one element of the type costs in memory once the generated reader has built it. A
+  // list of a million empty structs is a million bytes on the wire but a million generated
+  // structs in memory (a 20 MB getMultiple of empty TGets took 5.5 GB), so each element is
+  // charged before the reader resizes its vector. Structs are charged as the larger request
+  // structs of both services are (TGet, TScan, TPut: 200-330 bytes); their fields are charged
+  // again only when they hold more (strings past the inline size, containers).
+  static uint64_t MemoryBytes(const TType& type) {
+    int code;
+    std::memcpy(&code, &type, sizeof(code));
+    switch (code) {
+      case 2: case 3: return 1;            // bool, byte
+      case 6: return 2;                    // i16
+      case 8: return 4;                    // i32
+      case 4: case 10: return 8;           // double, i64
+      case 11: return sizeof(std::string);
+      case 12: return kStructBytes;
+      case 13: case 14: case 15: return kContainerBytes;
+      default: return 1;
+    }
+  }
+
+  void Charge(const char* kind, int size, uint64_t each) {
+    if (size <= 0) return;
+    const uint64_t cost = static_cast<uint64_t>(size) * each;
+    if (cost > decoded_budget_ - decoded_) {
+      throw TProtocolException(
+          TProtocolException::SIZE_LIMIT,
+          std::string("Exceeded size limit: a ") + kind + " of " + std::to_string(size) +
+              " elements would take " + std::to_string(cost) + " bytes of memory, past the " +
+              std::to_string(decoded_budget_) + " this message may decode into (limits " +
+              "decoded_bytes, decoded_bytes_per_byte)");
+    }
+    decoded_ += cost;
+  }
+
   void CheckElements(const char* kind, int size, uint64_t each) const {
     if (size > 0 && static_cast<uint64_t>(size) * each > Left()) {
       Refuse(std::string("a ") + kind + " of " + std::to_string(size) + " elements (at least " +
              std::to_string(static_cast<uint64_t>(size) * each) + " bytes)");
     }
   }
+
+  static constexpr uint64_t kStructBytes = 320;
+  static constexpr uint64_t kContainerBytes = 48;  // a vector, set or map header
+  static constexpr uint64_t kNodeBytes = 32;       // a set or map node's links
+  static constexpr int32_t kInlineStringBytes = 15;
+  uint64_t decoded_budget_ = UINT64_MAX;
+  uint64_t decoded_ = 0;
 
   [[noreturn]] void Refuse(const std::string& claim) const {
     throw TProtocolException(TProtocolException::SIZE_LIMIT,

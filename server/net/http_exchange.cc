@@ -7,6 +7,8 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "server/net/browser_requests.h"
+
 namespace hbemu::server {
 
 namespace http = boost::beast::http;
@@ -46,6 +48,7 @@ void HttpRequestReader::Reset() {
   // Keep parsing into the body in the same call once the header is complete.
   parser_->beast.eager(true);
   continue_sent_ = false;
+  header_checked_ = false;
   error_status_ = 0;
   error_.clear();
 }
@@ -64,14 +67,18 @@ HttpRequestReader::Status HttpRequestReader::Feed(const uint8_t* data, size_t si
     boost::beast::error_code ec;
     size_t used = beast.put(boost::asio::const_buffer(data + *consumed, size - *consumed), ec);
     *consumed += used;
-    if (ec == http::error::need_more) return Status::kNeedMore;
+    if (ec == http::error::need_more) return NeedMore(size - *consumed);
     if (ec == http::error::body_limit) {
       return Fail(413, "request body over the limit of " + std::to_string(max_body_bytes_) +
                            " bytes");
     }
     if (ec == http::error::header_limit) return Fail(431, "request header too large");
     if (ec) return Fail(400, "bad HTTP request: " + ec.message());
-    if (used == 0 && !beast.is_done()) return Status::kNeedMore;
+    if (beast.is_header_done() && !header_checked_) {
+      header_checked_ = true;
+      if (Status refused = CheckNotFromWebPage(); refused == Status::kError) return refused;
+    }
+    if (used == 0 && !beast.is_done()) return NeedMore(size - *consumed);
   }
   if (beast.get().method() != http::verb::post) {
     auto method = beast.get().method_string();
@@ -79,6 +86,35 @@ HttpRequestReader::Status HttpRequestReader::Feed(const uint8_t* data, size_t si
                          std::string(method.data(), method.size()));
   }
   return Status::kComplete;
+}
+
+// Beast takes body bytes as they come, but keeps nothing of a chunk-size line, its extensions
+// or a trailer until the line ends: those bytes stay with the caller, which would buffer a line
+// that never ends without bound.
+HttpRequestReader::Status HttpRequestReader::NeedMore(size_t unparsed) {
+  if (unparsed > kMaxHeaderBytes) {
+    return Fail(431, "request header, chunk header or trailer over " +
+                         std::to_string(kMaxHeaderBytes) + " bytes");
+  }
+  return Status::kNeedMore;
+}
+
+// Every request a browser sends with a method other than GET carries Origin, and Thrift over
+// HTTP is POST only: a request with Origin comes from a web page (cross-origin, or same-origin
+// through DNS rebinding), never from a Thrift client. A form's content type is refused too, as
+// a second line for browsers too old to send Origin.
+HttpRequestReader::Status HttpRequestReader::CheckNotFromWebPage() {
+  const auto& header = parser_->beast.get();
+  if (header.find(http::field::origin) != header.end()) {
+    return Fail(403, "Thrift over HTTP does not answer web pages (the request has an Origin "
+                     "header): a page open in a browser must not be able to change the data");
+  }
+  auto content_type = header[http::field::content_type];
+  if (IsFormContentType(std::string_view(content_type.data(), content_type.size()))) {
+    return Fail(415, "Thrift over HTTP takes Content-Type: application/x-thrift, not " +
+                         std::string(content_type.data(), content_type.size()));
+  }
+  return Status::kNeedMore;
 }
 
 bool HttpRequestReader::WantsContinue() const {

@@ -9,7 +9,8 @@ namespace hbemu::server {
 
 // Thrift over HTTP as HBase serves it (hbase.regionserver.thrift.http): every request is a POST
 // to any path whose body is one Thrift message, and the reply is the body of a 200 response
-// (application/x-thrift). This class reads one request at a time out of received bytes with
+// (application/x-thrift). Requests a web page can send (with an Origin header, or a form's
+// Content-Type) are refused before their body is read. This class reads one request at a time out of received bytes with
 // Boost.Beast's HTTP/1 parser (chunked bodies, keep-alive and HTTP/1.0 included).
 class HttpRequestReader {
  public:
@@ -47,10 +48,13 @@ class HttpRequestReader {
  private:
   struct Parser;
   Status Fail(int status, std::string error);
+  Status NeedMore(size_t unparsed);
+  Status CheckNotFromWebPage();
 
   const size_t max_body_bytes_;
   std::unique_ptr<Parser> parser_;
   bool continue_sent_ = false;
+  bool header_checked_ = false;
   int error_status_ = 0;
   std::string error_;
 };

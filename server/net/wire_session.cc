@@ -19,6 +19,7 @@
 #include "server/gateway/free_memory.h"
 #include "server/net/bounded_reader.h"
 #include "server/net/http_exchange.h"
+#include "storage/limits.h"
 
 namespace hbemu::server {
 namespace {
@@ -105,14 +106,19 @@ class WireSession::Call {
     // Nothing in a message is longer than the message itself (the readers also hold each claim
     // to the bytes left).
     const int32_t limit = static_cast<int32_t>(std::min<size_t>(length, INT32_MAX));
+    // What it decodes into follows the bytes that arrived, not the counts they claim.
+    const Limits& limits = CurrentLimits();
+    const uint64_t decoded_budget = std::max<uint64_t>(
+        static_cast<uint64_t>(limits.decoded_bytes),
+        static_cast<uint64_t>(length) * static_cast<uint64_t>(limits.decoded_bytes_per_byte));
     std::shared_ptr<TProtocol> in;
     if (protocol == WireProtocol::kCompact) {
       if (!compact_in_) compact_in_ = std::make_shared<CompactReader>(input_);
-      compact_in_->SetLimits(limit);
+      compact_in_->SetLimits(limit, decoded_budget);
       in = compact_in_;
     } else {
       if (!binary_in_) binary_in_ = std::make_shared<BinaryReader>(input_);
-      binary_in_->SetLimits(limit);
+      binary_in_->SetLimits(limit, decoded_budget);
       in = binary_in_;
     }
     // The one branch a call pays when the test controls are off.

@@ -590,7 +590,9 @@ void PostControl(int admin_port, const std::string& path, const std::string& bod
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(admin_port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  const std::string request = "POST " + path + " HTTP/1.1\r\nHost: bench\r\nContent-Length: " +
+  const std::string request = "POST " + path +
+                              " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+                              "Content-Length: " +
                               std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
   std::string reply;
   if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&

@@ -54,6 +54,16 @@ TEST(ServerOptionsTest, TestControlsAreOffByDefaultAndLoopbackOnlyUnlessForced) 
   EXPECT_NE(error.find("--no-admin"), std::string::npos) << error;
 }
 
+TEST(ServerOptionsTest, AllowedHostsAreListedNamesAndABadOneIsRefused) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(Parse({"--allowed-hosts", "Dev.Example,.corp.example"}, &options, &error)) << error;
+  EXPECT_EQ(options.allowed_hosts, (std::vector<std::string>{"dev.example", ".corp.example"}));
+  ServerOptions bad;
+  EXPECT_FALSE(Parse({"--allowed-hosts", "http://dev.example/"}, &bad, &error));
+  EXPECT_NE(error.find("--allowed-hosts"), std::string::npos) << error;
+}
+
 TEST(ServerOptionsTest, FramedAndCompactInsistOnTheirModes) {
   ServerOptions options;
   std::string error;

@@ -100,6 +100,7 @@ TEST(HttpServerControlTest, ControlPathsGoToTheControlHandlerWithMethodBodyAndPe
   ASSERT_TRUE(server.Start(&error)) << error;
   const std::string r = Exchange(server.port(),
                                  "POST /control/x?a=1 HTTP/1.1\r\nHost: a\r\n"
+                                 "Content-Type: application/json\r\n"
                                  "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
   EXPECT_NE(r.find("POST /control/x?a=1 {} local"), std::string::npos) << r;
   // Other paths stay read-only console pages.
@@ -190,6 +191,93 @@ TEST_F(HttpServerTest, OutOfDescriptorsTheAcceptLoopWaitsAndServesOnceTheyAreBac
   }
   EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
   EXPECT_EQ(calls_, 1);
+}
+
+// What a web page in a browser on this machine can send (simple cross-origin requests, and
+// same-origin ones after DNS rebinding) must not read the console or drive the controls.
+class HttpServerBrowserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = std::make_unique<HttpServer>("127.0.0.1", 0, [this](const std::string&,
+                                                                   const std::string&) {
+      ++console_calls_;
+      return HttpReply{200, "text/plain", "console"};
+    });
+    server_->SetControlHandler([this](const std::string&, const std::string&, const std::string&,
+                                      bool) {
+      ++control_calls_;
+      return HttpReply{200, "application/json", "{\"ok\": true}"};
+    });
+    server_->SetAllowedHosts({"emulator.test", ".corp.example"});
+    std::string error;
+    ASSERT_TRUE(server_->Start(&error)) << error;
+  }
+  std::string Get(const std::string& host) {
+    return Exchange(server_->port(), "GET /api/tables HTTP/1.1\r\nHost: " + host +
+                                         "\r\nConnection: close\r\n\r\n");
+  }
+  std::string Post(const std::string& headers) {
+    return Exchange(server_->port(), "POST /control/clock/freeze HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+                                         headers + "Content-Length: 2\r\nConnection: close\r\n\r\n{}");
+  }
+  std::unique_ptr<HttpServer> server_;
+  int console_calls_ = 0;
+  int control_calls_ = 0;
+};
+
+TEST_F(HttpServerBrowserTest, ConsoleRefusesAForeignHostName) {
+  const std::string r = Get("evil.example:9095");
+  EXPECT_EQ(r.rfind("HTTP/1.1 403", 0), 0u) << r;
+  EXPECT_NE(r.find("--allowed-hosts"), std::string::npos) << r;
+  EXPECT_NE(r.find("evil.example"), std::string::npos) << r;
+  EXPECT_EQ(console_calls_, 0);
+}
+
+TEST_F(HttpServerBrowserTest, ConsoleAnswersLoopbackAddressesAndNamesOfThisServer) {
+  for (const char* host : {"localhost:9095", "LOCALHOST.", "127.0.0.1:9095", "[::1]:9095",
+                           "10.1.2.3", "app.localhost", "hbase:9095", "emulator.test",
+                           "a.corp.example:9095"}) {
+    EXPECT_EQ(Get(host).rfind("HTTP/1.1 200", 0), 0u) << host;
+  }
+  EXPECT_EQ(console_calls_, 9);
+}
+
+TEST_F(HttpServerBrowserTest, ControlsRefuseAForeignHostName) {
+  const std::string r = Exchange(server_->port(),
+                                 "POST /control/clock/freeze HTTP/1.1\r\nHost: rebind.evil.example\r\n"
+                                 "Content-Type: application/json\r\nContent-Length: 2\r\n"
+                                 "Connection: close\r\n\r\n{}");
+  EXPECT_EQ(r.rfind("HTTP/1.1 403", 0), 0u) << r;
+  EXPECT_EQ(control_calls_, 0);
+}
+
+TEST_F(HttpServerBrowserTest, ControlsRefuseWhatAPageCanSendWithoutAPreflight) {
+  for (const char* type : {"text/plain", "text/plain;charset=UTF-8",
+                           "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"}) {
+    const std::string r = Post("Content-Type: " + std::string(type) + "\r\n");
+    EXPECT_EQ(r.rfind("HTTP/1.1 415", 0), 0u) << type << ": " << r;
+    EXPECT_NE(r.find("application/json"), std::string::npos) << r;
+  }
+  // A bodiless fetch() sends no Content-Type at all, and needs no preflight either.
+  EXPECT_EQ(Post("").rfind("HTTP/1.1 415", 0), 0u);
+  EXPECT_EQ(control_calls_, 0);
+}
+
+TEST_F(HttpServerBrowserTest, ControlsRefuseAForeignOriginEvenWithJson) {
+  for (const char* origin : {"https://evil.example", "null"}) {
+    const std::string r = Post("Origin: " + std::string(origin) +
+                               "\r\nContent-Type: application/json\r\n");
+    EXPECT_EQ(r.rfind("HTTP/1.1 403", 0), 0u) << origin << ": " << r;
+  }
+  EXPECT_EQ(control_calls_, 0);
+}
+
+TEST_F(HttpServerBrowserTest, ControlsTakeJsonFromTestCode) {
+  EXPECT_EQ(Post("Content-Type: application/json\r\n").rfind("HTTP/1.1 200", 0), 0u);
+  EXPECT_EQ(Post("Content-Type: Application/JSON; charset=utf-8\r\nOrigin: http://localhost:9095\r\n")
+                .rfind("HTTP/1.1 200", 0),
+            0u);
+  EXPECT_EQ(control_calls_, 2);
 }
 
 }  // namespace

@@ -156,6 +156,37 @@ TEST(WireSessionMemoryTest, ClaimLargerThanTheBytesLeftOverHttpGets500) {
   EXPECT_EQ(ReadGetRowReply(answer), "after");
 }
 
+// Each element fits in the bytes left (an empty struct is one stop byte), but decodes into a
+// whole generated struct: a 20 MB getMultiple of empty TGets took 5.5 GB before the first
+// answer. The claim is charged at its in-memory size and refused before the vector is built.
+TEST(WireSessionMemoryTest, ListOfEmptyStructsIsRefusedByWhatItWouldDecodeInto) {
+  constexpr uint32_t kStructs = 4'000'000;  // 4 MB of stop bytes, about 1.3 GB decoded
+  for (bool compact : {false, true}) {
+    const std::string call = CallHeader(compact, "mutateRows") + String(compact, 1, "t") +
+                             ListField(compact, 2, 12, kStructs) + std::string(kStructs, '\0') +
+                             std::string(2, '\0');
+    SessionDriver driver({}, kLimit);
+    EXPECT_EQ(driver.Send(Framed(call)), "");
+    EXPECT_TRUE(driver.closed());
+    EXPECT_NE(driver.reason().find("bytes of memory"), std::string::npos) << driver.reason();
+    EXPECT_NE(driver.reason().find("decoded_bytes"), std::string::npos) << driver.reason();
+  }
+}
+
+// A big message of real data decodes into a few times its size, well within the budget.
+TEST(WireSessionMemoryTest, ManyRealStructsWithinTheBudgetAreDecoded) {
+  std::string rows;
+  constexpr uint32_t kRows = 20000;
+  for (uint32_t i = 0; i < kRows; ++i) {
+    rows += String(false, 1, "row-" + std::to_string(i)) + std::string(1, '\0');
+  }
+  const std::string call = CallHeader(false, "mutateRows") + String(false, 1, "t") +
+                           ListField(false, 2, 12, kRows) + rows + std::string(2, '\0');
+  SessionDriver driver({}, kLimit);
+  driver.Send(Framed(call));
+  EXPECT_FALSE(driver.closed()) << driver.reason();
+}
+
 // --- idle buffers ---------------------------------------------------------------------------------
 
 WireSessionConfig IdleConfig(size_t idle_bytes, size_t retained_bytes) {
