@@ -314,6 +314,72 @@ def test_a_rename_of_a_table_the_input_names_still_works(destination, tmp_path):
         assert all_cells(d, name) == [(b"r", b"f", b"q", 1, b"v")]
 
 
+def test_a_tsv_export_prints_the_importtsv_command_that_loads_it_back(server, destination, tmp_path):
+    (host, port), created = destination
+    source = unique("hbc_tsvx")
+    with thrift2.client(server.host, server.thrift2_port) as c:
+        c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(source), columns=[
+            T.TColumnFamilyDescriptor(name=b"f", maxVersions=5),
+            T.TColumnFamilyDescriptor(name=b"g")]), None)
+        cv = T.TColumnValue
+        c.putMultiple(source.encode(), [
+            T.TPut(row=b"r1", columnValues=[cv(family=b"f", qualifier=b"a", value=b"old", timestamp=100),
+                                            cv(family=b"f", qualifier=b"a", value=b"new", timestamp=200),
+                                            cv(family=b"g", qualifier=b"", value=b"\xff bytes", timestamp=200)]),
+            T.TPut(row=b"r2", columnValues=[cv(family=b"f", qualifier=b"b:x", value=b"v", timestamp=300)])])
+        expected = all_cells(c, source)
+    out = tmp_path / "t.tsv"
+    exp = ok(tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-t", source,
+                  "-o", out, "-q"))
+    assert out.read_bytes() == (b"r1\t200\tnew\t\t\xff bytes\n"
+                                b"r1\t100\told\t\t\n"
+                                b"r2\t300\t\tv\t\n")
+    said = exp.stderr.decode("utf-8").splitlines()
+    columns = "-Dimporttsv.columns=HBASE_ROW_KEY,HBASE_TS_KEY,f:a,f:b:x,g"
+    assert said == [
+        "hbase-emulator-export: to load it with HBase's ImportTsv (table %s must exist, with "
+        "families f, g; on a cluster give the file's HDFS path):" % source,
+        "  hbase org.apache.hadoop.hbase.mapreduce.ImportTsv %s -Dimporttsv.skip.empty.columns=true "
+        "%s file://%s" % (columns, source, out),
+        "hbase-emulator-export: or into an emulator: hbase-emulator-importtsv %s "
+        "-Dimporttsv.skip.empty.columns=true %s %s" % (columns, source, out)]
+    # The emulator's line, run as printed, loads every version back (the table made with
+    # versions to keep them, as a user would for ImportTsv).
+    created.append(source)
+    with thrift2.client(host, port) as d:
+        d.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(source), columns=[
+            T.TColumnFamilyDescriptor(name=b"f", maxVersions=5), T.TColumnFamilyDescriptor(name=b"g")]),
+            None)
+    ok(tool("hbase-emulator-importtsv", "--host", host, "--port", port, "-q",
+            *said[2].split("hbase-emulator-importtsv ", 1)[1].split(" ")))
+    with thrift2.client(host, port) as d:
+        assert all_cells(d, source) == expected
+
+
+def test_a_tsv_export_refuses_what_a_tsv_line_cannot_carry_and_leaves_no_file(server, tmp_path):
+    name = unique("hbc_tsvbad")
+    with thrift2.client(server.host, server.thrift2_port) as c:
+        c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(name),
+                                         columns=[T.TColumnFamilyDescriptor(name=b"f")]), None)
+        c.put(name.encode(), T.TPut(row=b"r1", columnValues=[
+            T.TColumnValue(family=b"f", qualifier=b"a", value=b"two\tfields")]))
+    out = tmp_path / "bad.tsv"
+    proc = tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-t", name, "-o", out, "-q")
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == (
+        "hbase-emulator-export: table %s, row r1: the value of f:a holds the separator \\x09, "
+        "which a TSV line cannot carry (ImportTsv has no quoting); try another --separator\n" % name)
+    assert not out.exists() and os.listdir(tmp_path) == []
+    # Another separator carries it.
+    proc = ok(tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-t", name, "-o", out,
+                   "-q", "--separator", "|"))
+    assert out.read_bytes().endswith(b"|two\tfields\n")
+    assert "'-Dimporttsv.separator=|'" in proc.stderr.decode()  # quoted for the shell
+    two = tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-o", out)
+    assert two.returncode == 2 and two.stderr.decode() == (
+        "hbase-emulator-export: --tsv exports one table: give it with -t\n")
+
+
 # ---- progress
 
 def test_progress_shows_percentage_and_eta_when_the_size_is_known(monkeypatch):

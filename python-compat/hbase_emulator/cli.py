@@ -156,17 +156,18 @@ def read_lines(f, name):
 
 
 @contextlib.contextmanager
-def output_file(path):
-    """A text stream for `path` (`-` is stdout). A file is written under a temporary name beside
+def output_file(path, binary=False):
+    """A text (or `binary`) stream for `path` (`-` is stdout). A file is written under a temporary name beside
     it and renamed onto `path` only when the block ends without an exception, so a failed run
     leaves no empty or partial file, and a file that was there stays as it was. What is not a
     regular file (/dev/null, a FIFO) is written in place."""
     if path == "-":
-        yield sys.stdout
+        yield sys.stdout.buffer if binary else sys.stdout
         return
+    mode, encoding = ("wb", None) if binary else ("w", "utf-8")
     if os.path.exists(path) and not os.path.isfile(path):
         try:
-            f = open(path, "w", encoding="utf-8")
+            f = open(path, mode, encoding=encoding)
         except OSError as e:
             raise UserError("cannot write %s: %s" % (path, e.strerror or e))
         with f:
@@ -185,7 +186,7 @@ def output_file(path):
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(partial, 0o666 & ~umask)
-        with open(fd, "w", encoding="utf-8") as f:
+        with open(fd, mode, encoding=encoding) as f:
             yield f
         os.replace(partial, path)
     except BaseException:

@@ -428,7 +428,13 @@ def _export_cli(argv):
     p.add_argument("--base64", action="store_true",
                    help="byte strings in base64 instead of HBase's printable form (\\xHH escapes)")
     p.add_argument("--batch-rows", type=cli.positive_int, default=1000, help="rows per scanner call")
+    p.add_argument("--tsv", action="store_true",
+                   help="one table (-t) as TSV for HBase's ImportTsv, and print the command that "
+                        "loads it")
+    p.add_argument("--separator", default="\t", help="with --tsv: one byte between columns (default tab)")
     args = p.parse_args(argv)
+    if args.tsv:
+        return _export_tsv(args)
     client = cli.connect(args.host, args.port)
     try:
         # A failed export leaves no file behind (cli.output_file).
@@ -439,6 +445,28 @@ def _export_cli(argv):
                    encoding="base64" if args.base64 else "text")
     finally:
         client.close()
+    return 0
+
+
+def _export_tsv(args):
+    from . import importtsv, tsv_export
+
+    if not args.table or len(args.table) != 1:
+        raise UserError("--tsv exports one table: give it with -t", cli.USAGE_EXIT)
+    if args.schema_only or args.base64:
+        raise UserError("--tsv holds cells only, as text: no --schema-only or --base64", cli.USAGE_EXIT)
+    separator = importtsv.separator_byte(args.separator)
+    table = args.table[0]
+    client = cli.connect(args.host, args.port)
+    try:
+        with cli.output_file(args.output, binary=True) as out:
+            columns, _, gaps, empty = tsv_export.export_tsv(
+                client, out, table, separator, 1 if args.newest else ALL_VERSIONS, args.batch_rows,
+                Progress("export", quiet=args.quiet))
+    finally:
+        client.close()
+    for line in tsv_export.load_instructions(table, columns, separator, gaps, empty, args.output):
+        sys.stderr.write("hbase-emulator-export: %s\n" % line if not line.startswith("  ") else line + "\n")
     return 0
 
 
