@@ -165,6 +165,8 @@ def output_file(path, binary=False):
         yield sys.stdout.buffer if binary else sys.stdout
         return
     mode, encoding = ("wb", None) if binary else ("w", "utf-8")
+    # Through a symbolic link, as open() would write: the file it names is replaced, not the link.
+    path = os.path.realpath(path) if os.path.islink(path) else path
     if os.path.exists(path) and not os.path.isfile(path):
         try:
             f = open(path, mode, encoding=encoding)

@@ -20,7 +20,7 @@ header nav{display:flex;gap:16px;flex-wrap:wrap}header a{color:#cfe3ff;text-deco
 main{padding:16px 20px}h1{font-size:1.4em;margin:.2em 0 .6em}h2{font-size:1.1em;margin:1.2em 0 .4em}
 table{border-collapse:collapse;background:#fff;margin-bottom:8px}
 th,td{border:1px solid #d8dde6;padding:3px 8px;text-align:left;font-size:.9em;vertical-align:top}
-th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .heat td.heat{width:34px;text-align:center;font-size:.75em;padding:2px}
 .tag{display:inline-block;padding:1px 7px;border-radius:9px;font-size:.85em}
 .hot{background:#ffd9cf;color:#8a1c00}.even{background:#d6f5dc;color:#135c24}

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "server/admin/process_stats.h"
+
 namespace hbemu::server::admin {
 namespace {
 
@@ -73,6 +75,16 @@ TEST(HumanFormatTest, TimeOfDayIsUtcWithMilliseconds) {
   EXPECT_EQ(UtcTimeOfDay(1795934972835), "06:49:32.835");
   EXPECT_EQ(UtcTimeOfDay(0), "00:00:00.000");
   EXPECT_EQ(UtcTimeOfDay(-1), "");
+}
+
+TEST(ProcessStatsTest, CpuSecondsAreWholeMicrosecondsSoTheyPrintWithoutNoise) {
+  volatile double sink = 0;
+  for (int i = 0; i < 3000000; ++i) sink = sink + i * 1e-9;  // some user CPU to read back
+  const double cpu = ReadProcessStats().cpu_seconds;
+  const std::string text = ShortestNumber(cpu);
+  const size_t dot = text.find('.');
+  if (dot != std::string::npos) EXPECT_LE(text.size() - dot - 1, 6u) << text;
+  EXPECT_EQ(std::llround(cpu * 1e6) / 1e6, cpu);
 }
 
 }  // namespace
