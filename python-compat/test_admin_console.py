@@ -321,3 +321,87 @@ def test_console_pages_render_in_headless_chromium(admin_server, client):
     assert '<td class="mono value">42</td>' in browse
     assert 'id="next-page"' in browse
     screenshot(admin_url(admin_server, "/browse/monotonic?limit=8&format=hex"), shots / "browse.png")
+
+
+# --------------------------------------------------------------------------------------------
+# Test-control pages, the configuration page, numbers for people
+
+
+def test_test_control_pages_are_in_the_navigation_and_calls_filter_by_table_method_and_errors(server_factory):
+    server = server_factory(flags=["--test-controls"])
+    from hbase import Hbase
+
+    c, transport = hbcompat.open_raw_client(server.host, server.port, Hbase)
+    try:
+        create(c, b"page_a")
+        create(c, b"page_b")
+        write_rows(c, b"page_a", [b"row-a"])
+        write_rows(c, b"page_b", [b"row-b"])
+        c.getRow(b"page_b", b"row-b", {})
+        with pytest.raises(HIOError):
+            c.getRow(b"page_missing", b"r", {})
+    finally:
+        transport.close()
+    status, overview = fetch(server, "/")
+    assert status == 200
+    for page in ("/calls", "/errors", "/clock", "/faults", "/snapshots", "/config"):
+        assert '<a href="%s">' % page in overview, page
+        assert fetch(server, page)[0] == 200, page
+
+    status, page = fetch(server, "/calls?table=page_b")
+    assert status == 200
+    assert "<th>time</th>" in page
+    assert "row-b" in page and "row-a" not in page
+    assert 'on table <code>page_b</code>' in page and 'id="clear-filter" href="/calls"' in page
+    _, page = fetch(server, "/calls?method=getRow")
+    assert "page_b" in page and "page_missing" in page and "mutateRows" not in page.split('id="calls"')[1]
+    _, page = fetch(server, "/calls?errors=1")
+    body = page.split('id="calls"')[1].split("</table>")[0]
+    assert "page_missing" in body and "row-b" not in body and 'data-outcome="ok"' not in body
+    assert "that failed" in page
+    _, unfiltered = fetch(server, "/calls")
+    assert 'id="filter"' not in unfiltered and "row-a" in unfiltered
+
+
+def test_without_test_controls_their_pages_are_404_and_not_in_the_navigation(admin_server):
+    status, overview = fetch(admin_server, "/")
+    assert '<a href="/calls">' not in overview and '<a href="/config">' in overview
+    status, page = fetch(admin_server, "/calls")
+    assert status == 404 and "--test-controls" in page
+
+
+def test_the_configuration_page_shows_flags_limits_doors_and_version(server_factory):
+    server = server_factory(flags=["--limit", "open_scanners=77", "--idle-timeout-ms", "0"])
+    status, page = fetch(server, "/config")
+    assert status == 200
+    assert "--limit open_scanners=77" in page and "--idle-timeout-ms 0" in page
+    assert 'class="limit changed" data-name="open_scanners" data-value="77"' in page
+    assert "idle connections are never closed" in page
+    assert 'id="test-controls">off<' in page
+    import json
+    config = json.loads(fetch(server, "/api/config")[1])
+    doors = {d["name"]: d for d in config["doors"]}
+    assert doors["thrift1"]["address"] == "%s:%d" % (server.host, server.port)
+    assert doors["thrift2"]["address"] == "%s:%d" % (server.host, server.ports["thrift2"])
+    assert doors["admin"]["address"] == "%s:%d" % (server.host, server.ports["admin"])
+    assert doors["control"]["address"] == "off"
+    assert config["data"] == "in memory"
+    assert config["version"][0].startswith("hbase-emulator ")
+    assert any(line.startswith("build: ") for line in config["version"])
+
+
+def test_numbers_are_formatted_for_people_and_prometheus_bounds_are_shortest(admin_server, client):
+    create(client, b"fmt_t")
+    write_rows(client, b"fmt_t", [b"r"])
+    _, overview = fetch(admin_server, "/")
+    process = overview.split('id="process"')[1].split(">", 1)[1].split("</td>")[0]
+    # "0.35781199999999996 s CPU" was the float noise; now three significant digits and a unit.
+    import re
+    assert re.search(r"^[0-9.,]+ [^ ]+ resident, [0-9.]+ (µs|ms|s|min \d+ s) CPU", process), process
+    assert not re.search(r"\d\.\d{5,}", process), process
+    status, metrics = fetch(admin_server, "/metrics")
+    bounds = re.findall(r'call_duration_seconds_bucket\{[^}]*le="([^"]+)"', metrics)
+    assert "5e-05" in bounds and "0.0001" in bounds and "+Inf" in bounds
+    assert not any("0000000" in b for b in bounds), sorted(set(bounds))
+    # The parser Prometheus's Python client ships reads them back as the same bounds.
+    assert samples(admin_server)  # parses

@@ -238,6 +238,148 @@ def test_importtsv_skip_bad_lines_counts_them_as_hbase_does(destination, tmp_pat
         assert all_cells(d, name) == [(b"r1", b"f", b"a", 9, b"a"), (b"r3", b"f", b"a", 9, b"c")]
 
 
+def test_importtsv_takes_hbase_d_spellings_as_hbase_importtsv_does(destination, tmp_path):
+    # The same file and command line as run against HBase 2.6.1's ImportTsv: r1 and r2 with the
+    # timestamps of their HBASE_TS_KEY column.
+    (host, port), created = destination
+    name = unique("hbc_dtsv")
+    created.append(name)
+    csv = write(tmp_path / "comma.csv", b"r1,100,x\nr2,200,y\n")
+    ok(tool("hbase-emulator-importtsv", "--host", host, "--port", port, "-q",
+            "-Dimporttsv.columns=HBASE_ROW_KEY,HBASE_TS_KEY,f:b", "-D", "importtsv.separator=,",
+            name, csv))
+    with thrift2.client(host, port) as d:
+        assert all_cells(d, name) == [(b"r1", b"f", b"b", 100, b"x"), (b"r2", b"f", b"b", 200, b"y")]
+
+
+def test_importtsv_hbase_skip_bad_lines_and_dry_run_properties(destination, tmp_path):
+    # HBase 2.6.1 with this file: skip.bad.lines=true writes r1 and r3 (r2 has one column too
+    # many); =false fails at r2; dry.run=true writes nothing.
+    (host, port), created = destination
+    name = unique("hbc_dprops")
+    created.append(name)
+    tsv = write(tmp_path / "bad.tsv", b"r1\t1\nr2\t2\textra\nr3\t3\n")
+    args = ["--host", host, "--port", port, "-q", "-Dimporttsv.columns=HBASE_ROW_KEY,f:a",
+            "-Dimporttsv.timestamp=5"]
+    dry = ok(tool("hbase-emulator-importtsv", *args, "-Dimporttsv.dry.run=true",
+                  "-Dimporttsv.skip.bad.lines=true", name, tsv))
+    assert dry.stderr.decode().splitlines() == [
+        "hbase-emulator-importtsv: skipped 1 bad line",
+        "hbase-emulator-importtsv: dry run: 2 cells checked, nothing written"]
+    with thrift2.client(host, port) as d:
+        assert not d.tableExists(thrift2.split_table_name(name))  # a dry run creates nothing
+    failed = tool("hbase-emulator-importtsv", *args, "-Dimporttsv.skip.bad.lines=false", name, tsv)
+    assert failed.returncode == 1
+    assert failed.stderr.decode() == ("hbase-emulator-importtsv: %s line 2: 3 columns, but "
+                                      "--columns names 2\n" % tsv)
+    logged = ok(tool("hbase-emulator-importtsv", *args, "-Dimporttsv.skip.bad.lines=TRUE",
+                     "-Dimporttsv.log.bad.lines=true", "-Dmapreduce.map.speculative=false", name, tsv))
+    assert logged.stderr.decode().splitlines() == [
+        "hbase-emulator-importtsv: -Dmapreduce.map.speculative has nothing to tune here "
+        "(no MapReduce job); ignored",
+        "%s line 2: bad line skipped: 3 columns, but --columns names 2" % tsv,
+        "hbase-emulator-importtsv: skipped 1 bad line"]
+    with thrift2.client(host, port) as d:
+        assert all_cells(d, name) == [(b"r1", b"f", b"a", 5, b"1"), (b"r3", b"f", b"a", 5, b"3")]
+
+
+def test_a_failed_export_leaves_no_file_and_an_existing_file_as_it_was(server, tmp_path):
+    out = tmp_path / "dump.jsonl"
+    failed = tool("hbase-emulator-export", "--port", server.thrift2_port, "-t", "nope", "-o", out)
+    assert failed.returncode == 1 and b"table nope does not exist" in failed.stderr
+    assert not out.exists()
+    assert os.listdir(tmp_path) == []  # no temporary file left either
+    out.write_text("kept\n")
+    failed = tool("hbase-emulator-export", "--port", server.thrift2_port, "-t", "nope", "-o", out)
+    assert failed.returncode == 1 and out.read_text() == "kept\n"
+    assert os.listdir(tmp_path) == ["dump.jsonl"]
+    ok(tool("hbase-emulator-export", "--port", server.thrift2_port, "--schema-only", "-o", out))
+    assert out.read_text() != "kept\n"
+    fresh = tmp_path / "fresh.jsonl"
+    ok(tool("hbase-emulator-export", "--port", server.thrift2_port, "--schema-only", "-o", fresh))
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_rename_of_a_table_the_input_names_still_works(destination, tmp_path):
+    (host, port), created = destination
+    name = unique("hbc_ren")
+    created.append(name)
+    dump = write(tmp_path / "one.jsonl", '{"kind":"table","name":"orig","encoding":"text",'
+                 '"descriptor":{"columns":[{"name":"f"}]}}\n' + CELL)
+    ok(tool("hbase-emulator-import", "--host", host, "--port", port, "-q", "--rename",
+            "orig=" + name, "-i", dump))
+    with thrift2.client(host, port) as d:
+        assert all_cells(d, name) == [(b"r", b"f", b"q", 1, b"v")]
+
+
+def test_a_tsv_export_prints_the_importtsv_command_that_loads_it_back(server, destination, tmp_path):
+    (host, port), created = destination
+    source = unique("hbc_tsvx")
+    with thrift2.client(server.host, server.thrift2_port) as c:
+        c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(source), columns=[
+            T.TColumnFamilyDescriptor(name=b"f", maxVersions=5),
+            T.TColumnFamilyDescriptor(name=b"g")]), None)
+        cv = T.TColumnValue
+        c.putMultiple(source.encode(), [
+            T.TPut(row=b"r1", columnValues=[cv(family=b"f", qualifier=b"a", value=b"old", timestamp=100),
+                                            cv(family=b"f", qualifier=b"a", value=b"new", timestamp=200),
+                                            cv(family=b"g", qualifier=b"", value=b"\xff bytes", timestamp=200)]),
+            T.TPut(row=b"r2", columnValues=[cv(family=b"f", qualifier=b"b:x", value=b"v", timestamp=300)])])
+        expected = all_cells(c, source)
+    out = tmp_path / "t.tsv"
+    exp = ok(tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-t", source,
+                  "-o", out, "-q"))
+    assert out.read_bytes() == (b"r1\t200\tnew\t\t\xff bytes\n"
+                                b"r1\t100\told\t\t\n"
+                                b"r2\t300\t\tv\t\n")
+    said = exp.stderr.decode("utf-8").splitlines()
+    columns = "-Dimporttsv.columns=HBASE_ROW_KEY,HBASE_TS_KEY,f:a,f:b:x,g"
+    assert said == [
+        "hbase-emulator-export: to load it with HBase's ImportTsv (table %s must exist, with "
+        "families f, g; on a cluster give the file's HDFS path):" % source,
+        "  hbase org.apache.hadoop.hbase.mapreduce.ImportTsv %s -Dimporttsv.skip.empty.columns=true "
+        "%s file://%s" % (columns, source, out),
+        "hbase-emulator-export: or into an emulator: hbase-emulator-importtsv %s "
+        "-Dimporttsv.skip.empty.columns=true %s %s" % (columns, source, out)]
+    # The emulator's line, run as printed, loads every version back (the table made with
+    # versions to keep them, as a user would for ImportTsv).
+    created.append(source)
+    with thrift2.client(host, port) as d:
+        d.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(source), columns=[
+            T.TColumnFamilyDescriptor(name=b"f", maxVersions=5), T.TColumnFamilyDescriptor(name=b"g")]),
+            None)
+    ok(tool("hbase-emulator-importtsv", "--host", host, "--port", port, "-q",
+            *said[2].split("hbase-emulator-importtsv ", 1)[1].split(" ")))
+    with thrift2.client(host, port) as d:
+        assert all_cells(d, source) == expected
+
+
+def test_a_tsv_export_refuses_what_a_tsv_line_cannot_carry_and_leaves_no_file(server, tmp_path):
+    name = unique("hbc_tsvbad")
+    with thrift2.client(server.host, server.thrift2_port) as c:
+        c.createTable(T.TTableDescriptor(tableName=thrift2.split_table_name(name),
+                                         columns=[T.TColumnFamilyDescriptor(name=b"f")]), None)
+        c.put(name.encode(), T.TPut(row=b"r1", columnValues=[
+            T.TColumnValue(family=b"f", qualifier=b"a", value=b"two\tfields")]))
+    out = tmp_path / "bad.tsv"
+    proc = tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-t", name, "-o", out, "-q")
+    assert proc.returncode == 1
+    assert proc.stderr.decode() == (
+        "hbase-emulator-export: table %s, row r1: the value of f:a holds the separator \\x09, "
+        "which a TSV line cannot carry (ImportTsv has no quoting); try another --separator\n" % name)
+    assert not out.exists() and os.listdir(tmp_path) == []
+    # Another separator carries it.
+    proc = ok(tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-t", name, "-o", out,
+                   "-q", "--separator", "|"))
+    assert out.read_bytes().endswith(b"|two\tfields\n")
+    assert "'-Dimporttsv.separator=|'" in proc.stderr.decode()  # quoted for the shell
+    two = tool("hbase-emulator-export", "--port", server.thrift2_port, "--tsv", "-o", out)
+    assert two.returncode == 2 and two.stderr.decode() == (
+        "hbase-emulator-export: --tsv exports one table: give it with -t\n")
+
+
 # ---- progress
 
 def test_progress_shows_percentage_and_eta_when_the_size_is_known(monkeypatch):
@@ -311,8 +453,30 @@ def test_export_progress_names_the_table_and_region_it_is_in(server):
         lines = Lines()
         transfer.export(c, io.StringIO(), tables=[plain, split],
                         progress=progress.Progress("export", stream=lines))
-    assert lines[-1].startswith("export %s (table 2 of 2, region 3 of 3): 6 cells, " % split)
+    # The last line is the total over both tables, not labelled with the last one.
+    assert lines[-1].startswith("export total over 2 tables: 6 cells, "), lines
     assert "%" not in lines[-1] and "ETA" not in lines[-1]
+
+
+def test_progress_while_running_names_the_table_and_region_and_the_total_says_total(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    lines = Lines()
+    p = progress.Progress("export", stream=lines)
+    clock[0] += 1.0
+    p.add(4, "a", where="table 1 of 2")
+    assert lines[-1] == "export a (table 1 of 2): 4 cells, 1.0 s, 4 cells/s\n"
+    clock[0] += 1.0
+    p.add(0, "ns:b", where="table 2 of 2, region 2 of 3")
+    assert lines[-1] == ("export 4 cells over 2 tables, now ns:b (table 2 of 2, region 2 of 3), "
+                         "2.0 s, 2 cells/s\n")
+    p.add(6, "ns:b", where="table 2 of 2, region 3 of 3")
+    p.done()
+    assert lines[-1] == "export total over 2 tables: 10 cells, 2.0 s, 5 cells/s\n"
+    one = progress.Progress("import", stream=lines)
+    one.add(3, "t", where="region 2 of 2")
+    one.done()
+    assert lines[-1].startswith("import t: 3 cells, ")
 
 
 # ---- every user mistake: one line, non-zero exit
@@ -428,7 +592,23 @@ MISTAKES = {
         "--columns: column 2 (':q') has no family", 2),
     "tsv_columns_missing": lambda s, d, t: (
         "hbase-emulator-importtsv", [t, "-"],
-        "the following arguments are required: --columns (see --help)", 2),
+        "give the file's columns: --columns SPEC or -Dimporttsv.columns=SPEC (see --help)", 2),
+    "tsv_misspelt_property": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["-Dimporttsv.colums=HBASE_ROW_KEY,f:a", t, "-"],
+        "-Dimporttsv.colums is not a property ImportTsv reads here (did you mean importtsv.columns?)", 2),
+    "tsv_bulk_output_property": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["-Dimporttsv.columns=HBASE_ROW_KEY,f:a",
+                                     "-Dimporttsv.bulk.output=/tmp/hfiles", t, "-"],
+        "-Dimporttsv.bulk.output is not supported: it writes HFiles for a bulk load; this tool "
+        "writes through Thrift", 2),
+    "tsv_property_not_a_boolean": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["-Dimporttsv.columns=HBASE_ROW_KEY,f:a",
+                                     "-Dimporttsv.dry.run=yes", t, "-"],
+        "-Dimporttsv.dry.run=yes: give true or false", 2),
+    "rename_of_a_table_not_in_the_input": lambda s, d, t: (
+        "hbase-emulator-import", ["--port", s.thrift2_port, "--rename", "nosuch=x", "-i", write(
+            d / "renamed.jsonl", TABLE_LINE % t + CELL)],
+        "--rename nosuch=x: %s has no table nosuch (its tables: %s)" % (d / "renamed.jsonl", t), 1),
     "tsv_two_byte_separator": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--columns", "HBASE_ROW_KEY,f:a", "--separator", "::", t, "-"],
         "--separator must be one byte, not '::'", 2),

@@ -16,6 +16,7 @@
 #include <glog/logging.h>
 
 #include "build_info.h"
+#include "server/admin/configuration.h"
 #include "server/admin/console.h"
 #include "server/admin/health_probe.h"
 #include "server/admin/http_server.h"
@@ -236,8 +237,15 @@ int main(int argc, char** argv) {
     if (controls) {
       server::control::ControlState* state = controls.get();
       sources.control_metrics = [state] { return state->PrometheusText(); };
-      sources.recent_calls = [state](bool errors_only) { return state->RecentCalls(errors_only); };
+      // The pages read the controls through their own GET routes (registered below, before
+      // the console serves), so a page shows what the JSON API answers.
+      sources.control_get = [&control_routes](const std::string& target) {
+        return control_routes.Handle("GET", target, "", /*loopback_peer=*/true,
+                                     /*allow_remote=*/true);
+      };
     }
+    sources.configuration = server::admin::ConfigurationJson(
+        options, std::vector<std::string>(argv + 1, argv + argc), VersionText("hbase-emulator"));
     console = std::make_unique<server::admin::Console>(std::move(sources));
     server::admin::Console* console_ptr = console.get();
     admin_server = std::make_unique<server::admin::HttpServer>(

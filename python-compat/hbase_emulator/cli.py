@@ -5,11 +5,13 @@ non-zero exit (2 for a wrong command line, 1 for everything else), never a trace
 """
 
 import argparse
+import contextlib
 import errno
 import os
 import socket
 import stat
 import sys
+import tempfile
 
 from thriftpy2.thrift import TApplicationException
 from thriftpy2.transport import TTransportException
@@ -153,13 +155,48 @@ def read_lines(f, name):
         raise UserError("cannot read %s: %s" % (name, e.strerror or e))
 
 
-def open_output(path):
+@contextlib.contextmanager
+def output_file(path, binary=False):
+    """A text (or `binary`) stream for `path` (`-` is stdout). A file is written under a temporary name beside
+    it and renamed onto `path` only when the block ends without an exception, so a failed run
+    leaves no empty or partial file, and a file that was there stays as it was. What is not a
+    regular file (/dev/null, a FIFO) is written in place."""
     if path == "-":
-        return sys.stdout
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    mode, encoding = ("wb", None) if binary else ("w", "utf-8")
+    # Through a symbolic link, as open() would write: the file it names is replaced, not the link.
+    path = os.path.realpath(path) if os.path.islink(path) else path
+    if os.path.exists(path) and not os.path.isfile(path):
+        try:
+            f = open(path, mode, encoding=encoding)
+        except OSError as e:
+            raise UserError("cannot write %s: %s" % (path, e.strerror or e))
+        with f:
+            yield f
+        return
     try:
-        return open(path, "w", encoding="utf-8")
+        fd, partial = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".partial",
+                                       dir=os.path.dirname(os.path.abspath(path)))
     except OSError as e:
         raise UserError("cannot write %s: %s" % (path, e.strerror or e))
+    try:
+        # mkstemp makes the file private; the output gets the mode open() would have given it.
+        if os.path.exists(path):
+            os.chmod(partial, stat.S_IMODE(os.stat(path).st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(partial, 0o666 & ~umask)
+        with open(fd, mode, encoding=encoding) as f:
+            yield f
+        os.replace(partial, path)
+    except BaseException:
+        try:
+            os.unlink(partial)
+        except OSError:
+            pass
+        raise
 
 
 def add_connection_args(parser):

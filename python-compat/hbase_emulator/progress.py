@@ -5,7 +5,9 @@
 The percentage and the ETA appear only where the total is known: an import reading a file (bytes
 read of the file's size). An export cannot know how many rows a table holds before scanning it, so
 it shows counts only. At most one line a second, rewritten in place on a terminal, and a last line
-at the end.
+at the end. Once a run has touched several tables, the cells counted are theirs together, so the
+line says so: `export 9000 cells over 3 tables, now ns:t (table 3 of 3): ...` while running and
+`export total over 3 tables: 12000 cells, ...` at the end.
 """
 
 import sys
@@ -39,12 +41,16 @@ class Progress:
         self.last = self.start
         self.cells = 0
         self.table = ""
+        self.where = ""  # where in the table the run is, e.g. "table 2 of 3, region 1 of 4"
+        self.tables = {}  # every table counted, in order
         self.total_bytes = total_bytes  # None: unknown
         self.done_bytes = 0
 
-    def add(self, n, table, done_bytes=None):
+    def add(self, n, table, done_bytes=None, where=""):
         self.cells += n
         self.table = table
+        self.where = where
+        self.tables[table] = True
         if done_bytes is not None:
             self.done_bytes = done_bytes
         now = time.monotonic()
@@ -58,7 +64,14 @@ class Progress:
 
     def text(self, final=False):
         elapsed = time.monotonic() - self.start
-        parts = ["%s %s: %d cells" % (self.verb, self.table or "-", self.cells)]
+        several = len(self.tables) > 1
+        if final and several:
+            parts = ["%s total over %d tables: %d cells" % (self.verb, len(self.tables), self.cells)]
+        elif several:
+            parts = ["%s %d cells over %d tables, now %s" % (self.verb, self.cells, len(self.tables),
+                                                             self._label())]
+        else:
+            parts = ["%s %s: %d cells" % (self.verb, self._label(final) or "-", self.cells)]
         known = self.total_bytes is not None and self.total_bytes > 0
         if known:
             fraction = min(1.0, self.done_bytes / float(self.total_bytes))
@@ -68,6 +81,9 @@ class Progress:
         if known and not final and 0 < fraction < 1:
             parts.append("ETA %s" % human_seconds(elapsed * (1 - fraction) / fraction))
         return ", ".join(parts)
+
+    def _label(self, final=False):
+        return self.table + (" (%s)" % self.where if self.where and not final else "")
 
     def _line(self, end, final=False):
         if self.quiet:

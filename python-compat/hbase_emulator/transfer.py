@@ -142,7 +142,7 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress, where, 
     table = thrift2.table_name_bytes(name)
     # How many rows a table holds is unknown before the scan ends, so no percentage; with
     # several regions (`splits`: their start keys), the one the scan is in tells how far it got.
-    label = name if not where else "%s (%s)" % (name, ", ".join(where))
+    at = where
     if encoding == "text":
         tsb = bytes_text.to_string_binary
 
@@ -151,6 +151,7 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress, where, 
     else:
         def field(b):
             return '"%s"' % _b64(b)
+    progress.add(0, name, where=", ".join(at))  # an empty table counts in the total too
     scanner = client.openScanner(table, T.TScan(maxVersions=max_versions, caching=batch_rows))
     count = 0
     families = {}  # family bytes -> JSON string; a table has few
@@ -177,8 +178,7 @@ def _export_cells(client, out, name, max_versions, batch_rows, progress, where, 
             if splits:
                 region = bisect.bisect_right(splits, results[-1].row) + 1
                 at = where + ["region %d of %d" % (region, len(splits) + 1)]
-                label = "%s (%s)" % (name, ", ".join(at))
-            progress.add(len(lines), label)
+            progress.add(len(lines), name, where=", ".join(at))
     finally:
         client.closeScanner(scanner)
     return count
@@ -200,6 +200,7 @@ class _Importer:
         self.cells = 0
         self.done_bytes = None
         self.namespaces = None
+        self.tables_seen = set()  # table names as the file has them (before --rename)
 
     def namespace(self, rec):
         name = rec.get("name")
@@ -225,7 +226,9 @@ class _Importer:
         self.decode = bytes_text.decoder(encoding)
         # A cell line export's fast path splits has no backslash: in the text form, no escapes.
         self.fast_decode = str.encode if encoding == "text" else bytes_text.b64_decode
+        self.tables_seen.add(name)
         name = rename.get(name, name)
+        self.progress.add(0, name, self.done_bytes)  # an empty table counts in the total too
         self.table = thrift2.table_name_bytes(name)
         tname = thrift2.split_table_name(name)
         if self.client.tableExists(tname):
@@ -338,6 +341,17 @@ def _json_record(line):
     return rec
 
 
+def _check_renames(rename, seen, source):
+    """A --rename of a table the input does not hold is a mistake (a misspelt name would
+    otherwise import under the old name without a word)."""
+    missing = sorted(old for old in rename if old not in seen)
+    if missing:
+        raise UserError("--rename %s: %s has no table %s (its tables: %s)"
+                        % (", ".join("%s=%s" % (old, rename[old]) for old in missing),
+                           source or "the input", ", ".join(missing),
+                           ", ".join(sorted(seen)) or "none"))
+
+
 def _import_numbered(client, numbered, create, rename, batch_cells, progress, source):
     """numbered: (line number, line, bytes read so far or None). Every mistake in the file is a
     UserError naming `source` (if given) and the line."""
@@ -365,6 +379,7 @@ def _import_numbered(client, numbered, create, rename, batch_cells, progress, so
             else:
                 raise ValueError("unknown kind %s" % json.dumps(kind))
         importer.flush()
+        _check_renames(rename, importer.tables_seen, source)
     except UserError:
         raise
     except ValueError as e:
@@ -413,20 +428,45 @@ def _export_cli(argv):
     p.add_argument("--base64", action="store_true",
                    help="byte strings in base64 instead of HBase's printable form (\\xHH escapes)")
     p.add_argument("--batch-rows", type=cli.positive_int, default=1000, help="rows per scanner call")
+    p.add_argument("--tsv", action="store_true",
+                   help="one table (-t) as TSV for HBase's ImportTsv, and print the command that "
+                        "loads it")
+    p.add_argument("--separator", default="\t", help="with --tsv: one byte between columns (default tab)")
     args = p.parse_args(argv)
+    if args.tsv:
+        return _export_tsv(args)
     client = cli.connect(args.host, args.port)
     try:
-        out = cli.open_output(args.output)
-        try:
+        # A failed export leaves no file behind (cli.output_file).
+        with cli.output_file(args.output) as out:
             export(client, out, tables=args.table, max_versions=1 if args.newest else ALL_VERSIONS,
                    data=not args.schema_only, batch_rows=args.batch_rows,
                    progress=Progress("export", quiet=args.quiet),
                    encoding="base64" if args.base64 else "text")
-        finally:
-            if out is not sys.stdout:
-                out.close()
     finally:
         client.close()
+    return 0
+
+
+def _export_tsv(args):
+    from . import importtsv, tsv_export
+
+    if not args.table or len(args.table) != 1:
+        raise UserError("--tsv exports one table: give it with -t", cli.USAGE_EXIT)
+    if args.schema_only or args.base64:
+        raise UserError("--tsv holds cells only, as text: no --schema-only or --base64", cli.USAGE_EXIT)
+    separator = importtsv.separator_byte(args.separator)
+    table = args.table[0]
+    client = cli.connect(args.host, args.port)
+    try:
+        with cli.output_file(args.output, binary=True) as out:
+            columns, _, gaps, empty = tsv_export.export_tsv(
+                client, out, table, separator, 1 if args.newest else ALL_VERSIONS, args.batch_rows,
+                Progress("export", quiet=args.quiet))
+    finally:
+        client.close()
+    for line in tsv_export.load_instructions(table, columns, separator, gaps, empty, args.output):
+        sys.stderr.write("hbase-emulator-export: %s\n" % line if not line.startswith("  ") else line + "\n")
     return 0
 
 

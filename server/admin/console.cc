@@ -1,6 +1,7 @@
 #include "server/admin/console.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -482,6 +483,21 @@ std::string ToStringBinary(const std::string& bytes) {
       out.push_back(static_cast<char>(c));
     } else {
       out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+std::string UrlEncode(const std::string& text) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += '%';
       out.push_back(kHex[c >> 4]);
       out.push_back(kHex[c & 15]);
     }

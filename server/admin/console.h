@@ -25,6 +25,7 @@ struct WireStats;
 namespace hbemu::server::admin {
 
 class TableCounts;
+struct Nav;
 
 // One Thrift port as the console shows it.
 struct ServicePort {
@@ -47,10 +48,13 @@ struct ConsoleSources {
   uint16_t admin_port = 0;
   std::vector<ServicePort> services;
   int64_t started_unix_ms = 0;  // wall clock, for "up since"
-  // With --test-controls: Prometheus lines appended to /metrics (triggered faults), and the
-  // recent calls ({"calls": [...], "faults": {...}}) for the /calls and /errors pages.
+  // With --test-controls: Prometheus lines appended to /metrics (triggered faults), and a test
+  // control's GET answer by its target ("/control/clock", "/control/calls?table=t&errors=1"),
+  // so the test-control pages show exactly what the /control/ JSON API answers.
   std::function<std::string()> control_metrics;
-  std::function<nlohmann::json(bool errors_only)> recent_calls;
+  std::function<HttpReply(const std::string& target)> control_get;
+  // What main alone knows for the configuration page (configuration.h).
+  nlohmann::json configuration = nlohmann::json::object();
 };
 
 // The admin console: /metrics, /health, /ready, the JSON API under /api/ and the HTML pages,
@@ -64,7 +68,11 @@ struct ConsoleSources {
 //                           one table, heat map /api/tables/<name>?prefix_bytes=&delimiter=
 //   /browse/<name>?start=&prefix=&cursor=&limit=&format=text|hex|long&markers=1
 //                           data browser        /api/tables/<name>/rows?...
-//   /calls, /errors         recent calls and errors (--test-controls only)
+//   /config                 the configuration in force  /api/config
+//   with --test-controls, each rendering its /control/ twin's answer:
+//   /calls?table=&method=&errors=1   recent calls (/control/calls), newest first
+//   /errors                 the same, errors only
+//   /clock, /faults, /snapshots      /control/clock, /control/faults, /control/snapshots
 //
 // What one request costs is bounded by storage/limits.h: a page or API answer stops adding
 // cells (or tables) once it would pass admin_page_bytes, and says where it stopped; a browse page
@@ -104,6 +112,9 @@ class Console {
   // `measure` null: cells sized as the API prints them.
   nlohmann::json Rows(const std::string& name, const BrowseQuery& query,
                       const CellMeasure& measure = nullptr) const;
+  // The configuration in force: main's part (sources.configuration), the ports ("doors") as
+  // bound, the limits with their defaults, the test controls' state.
+  nlohmann::json Configuration() const;
   std::string PrometheusText() const;
 
   // A request the console refuses; becomes a 4xx page or JSON error.
@@ -114,6 +125,11 @@ class Console {
 
  private:
   HttpReply Route(const std::string& path, const std::map<std::string, std::string>& query) const;
+  // The test-control pages; RequestError 404 without --test-controls.
+  HttpReply ControlPage(const std::string& path,
+                        const std::map<std::string, std::string>& query) const;
+  nlohmann::json ControlGet(const std::string& target) const;
+  Nav NavOf() const;
   nlohmann::json TableSummary(const std::string& name, size_t region_budget) const;
   // Tells the metrics which tables exist (dropped tables' series go) and their regions.
   void RefreshTables() const;
@@ -139,6 +155,8 @@ bool IsValidUtf8(const std::string& text);
 // HBase's Bytes.toStringBinary: printable ASCII as is, every other byte as \xNN.
 std::string ToStringBinary(const std::string& bytes);
 std::string HexOf(const std::string& bytes);
+// Percent-encodes a path segment or query value (every byte but A-Z a-z 0-9 - _ . ~).
+std::string UrlEncode(const std::string& text);
 std::string HtmlEscape(const std::string& text);
 // A millisecond timestamp as "2026-11-25T06:00:00.123Z" (UTC).
 std::string UtcDate(int64_t ms);

@@ -4,7 +4,9 @@
 #include <cstdio>
 
 #include "server/admin/console.h"
+#include "server/admin/format.h"
 #include "server/admin/heat_map.h"
+#include "server/options.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -14,11 +16,11 @@ using nlohmann::json;
 const char kStyle[] = R"CSS(
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1d2430;background:#f6f7f9}
 header{background:#1d2430;color:#fff;padding:10px 20px;display:flex;gap:20px;align-items:baseline}
-header a{color:#cfe3ff;text-decoration:none}header b{font-size:1.1em}
+header nav{display:flex;gap:16px;flex-wrap:wrap}header a{color:#cfe3ff;text-decoration:none}header b{font-size:1.1em}
 main{padding:16px 20px}h1{font-size:1.4em;margin:.2em 0 .6em}h2{font-size:1.1em;margin:1.2em 0 .4em}
 table{border-collapse:collapse;background:#fff;margin-bottom:8px}
 th,td{border:1px solid #d8dde6;padding:3px 8px;text-align:left;font-size:.9em;vertical-align:top}
-th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#eef1f5}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .heat td.heat{width:34px;text-align:center;font-size:.75em;padding:2px}
 .tag{display:inline-block;padding:1px 7px;border-radius:9px;font-size:.85em}
 .hot{background:#ffd9cf;color:#8a1c00}.even{background:#d6f5dc;color:#135c24}
@@ -27,54 +29,15 @@ code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
 form{margin:8px 0}input,select{font:inherit}.muted{color:#6b7585}
 )CSS";
 
-std::string E(const std::string& s) { return HtmlEscape(s); }
-std::string E(const json& j) {
-  if (j.is_string()) return HtmlEscape(j.get<std::string>());
-  if (j.is_null()) return "";
-  return HtmlEscape(j.dump());
+std::string Bytes(uint64_t n) { return HumanBytes(n); }
+
+// A count for people, its exact value in a data- attribute for scripts and tests.
+std::string Count(const json& n) {
+  if (!n.is_number_unsigned() && !n.is_number_integer()) return E(n);
+  const int64_t v = n.get<int64_t>();
+  return v < 0 ? E(n) : HumanCount(static_cast<uint64_t>(v));
 }
 
-std::string Page(const std::string& title, const std::string& body) {
-  return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + E(title) +
-         " - hbase-emulator</title><style>" + kStyle +
-         "</style></head><body><header><b>hbase-emulator</b><a href=\"/\">Overview</a>"
-         "<a href=\"/tables\">Tables</a><a href=\"/metrics\">Metrics</a></header><main>" +
-         body + "</main></body></html>\n";
-}
-
-std::string Bytes(uint64_t n) {
-  char buf[32];
-  if (n >= (1ull << 30)) {
-    std::snprintf(buf, sizeof(buf), "%.1f GiB", n / 1073741824.0);
-  } else if (n >= (1ull << 20)) {
-    std::snprintf(buf, sizeof(buf), "%.1f MiB", n / 1048576.0);
-  } else if (n >= 1024) {
-    std::snprintf(buf, sizeof(buf), "%.1f KiB", n / 1024.0);
-  } else {
-    std::snprintf(buf, sizeof(buf), "%llu B", static_cast<unsigned long long>(n));
-  }
-  return buf;
-}
-
-// Percent-encodes a path segment or query value.
-std::string UrlEncode(const std::string& s) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += '%';
-      out.push_back(kHex[c >> 4]);
-      out.push_back(kHex[c & 15]);
-    }
-  }
-  return out;
-}
-
-std::string Td(const std::string& html, bool num = false) {
-  return std::string(num ? "<td class=\"num\">" : "<td>") + html + "</td>";
-}
 
 // A heat cell: background from white to red by count/max.
 std::string HeatCell(uint64_t count, uint64_t max) {
@@ -105,7 +68,7 @@ std::string HeatRows(const json& entries, const std::string& label_key, const ch
       html += HeatCell(e["window_reads"][w].get<uint64_t>() + e["window_writes"][w].get<uint64_t>(),
                        max);
     }
-    html += Td(e["reads"].dump(), true) + Td(e["writes"].dump(), true) + "</tr>";
+    html += Td(Count(e["reads"]), true) + Td(Count(e["writes"]), true) + "</tr>";
   }
   return html;
 }
@@ -176,35 +139,70 @@ std::string RegionsTable(const json& table) {
 
 }  // namespace
 
-std::string RenderOverviewPage(const json& o) {
+std::string E(const std::string& s) { return HtmlEscape(s); }
+std::string E(const json& j) {
+  if (j.is_string()) return HtmlEscape(j.get<std::string>());
+  if (j.is_null()) return "";
+  return HtmlEscape(j.dump());
+}
+
+std::string Td(const std::string& html, bool num) {
+  return std::string(num ? "<td class=\"num\">" : "<td>") + html + "</td>";
+}
+
+std::string Page(const std::string& title, const std::string& body, const Nav& nav) {
+  std::string links = "<a href=\"/\">Overview</a><a href=\"/tables\">Tables</a>";
+  if (nav.test_controls) {
+    links += "<a href=\"/calls\">Calls</a><a href=\"/errors\">Errors</a><a href=\"/clock\">Clock</a>"
+             "<a href=\"/faults\">Faults</a><a href=\"/snapshots\">Snapshots</a>";
+  }
+  links += "<a href=\"/config\">Configuration</a><a href=\"/metrics\">Metrics</a>";
+  return "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + E(title) +
+         " - hbase-emulator</title><style>" + kStyle +
+         "</style></head><body><header><b>hbase-emulator</b><nav id=\"nav\">" + links +
+         "</nav></header><main>" + body + "</main></body></html>\n";
+}
+
+std::string RenderOverviewPage(const json& o, const Nav& nav) {
   std::string b = "<h1>Overview</h1><table id=\"summary\">";
   b += "<tr><th>version</th><td id=\"version\">" + E(o["version"]) + "</td></tr>";
-  b += "<tr><th>up since</th><td>" + E(o["started"]) + " (" + o["uptime_seconds"].dump() + " s)</td></tr>";
+  b += "<tr><th>up since</th><td>" + E(o["started"]) + " (<span id=\"uptime\" data-seconds=\"" +
+       o["uptime_seconds"].dump() + "\">" + HumanSeconds(o["uptime_seconds"].get<double>()) +
+       "</span>)</td></tr>";
   b += "<tr><th>data</th><td id=\"storage\" class=\"mono\">" + E(o["storage"]) + "</td></tr>";
   b += "<tr><th>store size</th><td>" + Bytes(o["store_table_file_bytes"].get<uint64_t>()) +
        " in table files";
   if (o.contains("store_disk_bytes")) b += ", " + Bytes(o["store_disk_bytes"].get<uint64_t>()) + " on disk";
   if (o.contains("store_memory_bytes")) b += ", " + Bytes(o["store_memory_bytes"].get<uint64_t>()) + " in memory";
   b += "</td></tr>";
-  b += "<tr><th>open scanners</th><td id=\"scanners-open\">" + o["scanners_open"].dump() + "</td></tr>";
-  b += "<tr><th>calls / errors</th><td><span id=\"calls\">" + o["calls"].dump() +
-       "</span> / <span id=\"errors\">" + o["errors"].dump() + "</span></td></tr>";
-  b += "<tr><th>process</th><td>" + Bytes(o["process"]["resident_bytes"].get<uint64_t>()) + " resident, " +
-       E(o["process"]["cpu_seconds"].dump()) + " s CPU, " + o["process"]["threads"].dump() + " threads</td></tr>";
+  b += "<tr><th>open scanners</th><td id=\"scanners-open\" data-count=\"" + o["scanners_open"].dump() +
+       "\">" + Count(o["scanners_open"]) + "</td></tr>";
+  b += "<tr><th>calls / errors</th><td><span id=\"calls\" data-count=\"" + o["calls"].dump() + "\">" +
+       Count(o["calls"]) + "</span> / <span id=\"errors\" data-count=\"" + o["errors"].dump() + "\">" +
+       Count(o["errors"]) + "</span></td></tr>";
+  const json& process = o["process"];
+  b += "<tr><th>process</th><td id=\"process\" data-cpu-seconds=\"" + process["cpu_seconds"].dump() +
+       "\">" + Bytes(process["resident_bytes"].get<uint64_t>()) + " resident, " +
+       HumanSeconds(process["cpu_seconds"].get<double>()) + " CPU, " + Count(process["threads"]) +
+       " threads, " + Count(process["open_fds"]) + " open files</td></tr>";
   b += "</table><h2>Ports</h2><table id=\"ports\"><tr><th>service</th><th>address</th><th>insists on</th>"
        "<th>connections by mode</th><th>bytes in / out</th><th>scanners open / expired</th></tr>";
   const std::string host = o["bind_address"].get<std::string>();
+  const std::string admin_host = o.value("admin_bind_address", host);
   for (const json& s : o["services"]) {
     std::string conns;
     for (auto it = s["connections"].begin(); it != s["connections"].end(); ++it) {
-      if (it.value().get<int64_t>() != 0) conns += E(it.key()) + ": " + it.value().dump() + " ";
+      if (it.value().get<int64_t>() != 0) conns += E(it.key()) + ": " + Count(it.value()) + " ";
     }
-    b += "<tr class=\"service\">" + Td(E(s["name"])) + Td("<code>" + E(host) + ":" + s["port"].dump() + "</code>") +
+    b += "<tr class=\"service\">" + Td(E(s["name"])) +
+         Td("<code>" + E(HostPort(host, s["port"].get<uint16_t>())) + "</code>") +
          Td(E(s["modes"])) + Td(conns.empty() ? "none" : conns) +
-         Td(s.value("bytes_in", json(0)).dump() + " / " + s.value("bytes_out", json(0)).dump(), true) +
-         Td(s.value("scanners_open", json(0)).dump() + " / " + s.value("scanners_expired", json(0)).dump(), true) + "</tr>";
+         Td(Bytes(s.value("bytes_in", json(0)).get<uint64_t>()) + " / " +
+                Bytes(s.value("bytes_out", json(0)).get<uint64_t>()), true) +
+         Td(Count(s.value("scanners_open", json(0))) + " / " + Count(s.value("scanners_expired", json(0))), true) +
+         "</tr>";
   }
-  b += "<tr>" + Td("admin") + Td("<code>" + E(host) + ":" + o["admin_port"].dump() + "</code>") +
+  b += "<tr>" + Td("admin") + Td("<code>" + E(HostPort(admin_host, o["admin_port"].get<uint16_t>())) + "</code>") +
        Td("HTTP") + Td("") + Td("") + Td("") + "</tr></table>";
   b += "<h2>Calls by method</h2><table id=\"methods\"><tr><th>service</th><th>method</th><th>ok</th>"
        "<th>errors</th><th>calls/s (last 20 s)</th></tr>";
@@ -212,10 +210,10 @@ std::string RenderOverviewPage(const json& o) {
     char rate[32];
     std::snprintf(rate, sizeof(rate), "%.1f", m["per_second"].get<double>());
     b += "<tr class=\"method\">" + Td(E(m["service"])) + Td("<code>" + E(m["method"]) + "</code>") +
-         Td(m["ok"].dump(), true) + Td(m["errors"].dump(), true) + Td(rate, true) + "</tr>";
+         Td(Count(m["ok"]), true) + Td(Count(m["errors"]), true) + Td(rate, true) + "</tr>";
   }
   b += "</table>";
-  return Page("Overview", b);
+  return Page("Overview", b, nav);
 }
 
 std::string RenderNamespaceEntry(const json& ns) {
@@ -233,7 +231,7 @@ namespace {
 std::string StoredCount(const json& table, const char* key) {
   if (!table.contains(key)) return "<span class=\"muted\">not counted yet</span>";
   const bool complete = table.value("counts_complete", true);
-  return (complete ? "" : "&ge; ") + table[key].dump();
+  return (complete ? "" : "&ge; ") + Count(table[key]);
 }
 
 }  // namespace
@@ -256,7 +254,7 @@ std::string RenderTableSection(const json& table) {
   return "<h2>" + E(table["name"]) + "</h2>" + FamiliesTable(table) + RegionsTable(table);
 }
 
-std::string RenderTablesPage(const json& t) {
+std::string RenderTablesPage(const json& t, const Nav& nav) {
   std::string b = "<h1>Namespaces and tables</h1><p>Namespaces: ";
   for (const json& ns : t["namespaces"]) b += RenderNamespaceEntry(ns);
   b += "</p><table id=\"tables\"><tr><th>table</th><th>state</th><th>families</th><th>regions</th>"
@@ -273,10 +271,10 @@ std::string RenderTablesPage(const json& t) {
        "and delete marker not yet compacted away); counting is bounded per request "
        "(admin_count_cells) and remembered while a table is unchanged.</p>";
   for (const json& table : t["tables"]) b += RenderTableSection(table);
-  return Page("Tables", b);
+  return Page("Tables", b, nav);
 }
 
-std::string RenderTablePage(const json& t) {
+std::string RenderTablePage(const json& t, const Nav& nav) {
   const std::string name = t["name"].get<std::string>();
   const json& heat = t["heat"];
   const json& spread = heat["spread"];
@@ -288,8 +286,9 @@ std::string RenderTablePage(const json& t) {
        region_count + " region(s)</span> &middot; " + StoredCount(t, "stored_rows") + " stored rows, " +
        StoredCount(t, "stored_cells") + " stored cells &middot; <a href=\"/browse/" +
        UrlEncode(name) + "\">browse data</a></p>";
-  b += "<p>Rows read by calls: <b id=\"rows-read\">" + t["rows_read"].dump() +
-       "</b>, written: <b id=\"rows-written\">" + t["rows_written"].dump() + "</b></p>";
+  b += "<p>Rows read by calls: <b id=\"rows-read\" data-count=\"" + t["rows_read"].dump() + "\">" +
+       Count(t["rows_read"]) + "</b>, written: <b id=\"rows-written\" data-count=\"" +
+       t["rows_written"].dump() + "\">" + Count(t["rows_written"]) + "</b></p>";
   b += "<h2>Row-key heat map</h2><p>Key spread: <span id=\"spread\" class=\"tag " + E(kind) +
        "\" data-spread=\"" + E(kind) + "\">" + E(kind) + "</span> ";
   if (kind != "idle") {
@@ -324,7 +323,7 @@ std::string RenderTablePage(const json& t) {
        (attributes.empty() ? "" : "; attributes " + attributes) + "</p>";
   b += "<h2>Families</h2>" + FamiliesTable(t);
   b += "<h2>Regions</h2>" + RegionsTable(t);
-  return Page(name, b);
+  return Page(name, b, nav);
 }
 
 std::string RenderBrowseCell(const json& row, const json& c, bool first, const std::string& format) {
@@ -354,7 +353,7 @@ std::string RenderBrowseCell(const json& row, const json& c, bool first, const s
          "<td class=\"mono value\">" + value + "</td></tr>";
 }
 
-std::string RenderBrowsePage(const json& r, const std::string& format) {
+std::string RenderBrowsePage(const json& r, const std::string& format, const Nav& nav) {
   const std::string name = r["table"].get<std::string>();
   std::string b = "<h1>Browse <a href=\"/table/" + UrlEncode(name) + "\">" + E(name) + "</a></h1>";
   b += "<form method=\"get\" action=\"/browse/" + UrlEncode(name) + "\">start row <input name=\"start\" value=\"" +
@@ -389,7 +388,7 @@ std::string RenderBrowsePage(const json& r, const std::string& format) {
     const std::string& cursor = r["next_cursor"].get_ref<const std::string&>();
     if (cursor.size() > (8 << 10)) {
       b += "<p id=\"no-next-page\">More cells follow, from a key too long to carry in a link.</p>";
-      return Page("Browse " + name, b);
+      return Page("Browse " + name, b, nav);
     }
     b += "<p><a id=\"next-page\" href=\"/browse/" + UrlEncode(name) + "?cursor=" +
          UrlEncode(r["next_cursor"].get<std::string>()) + "&start=" +
@@ -397,48 +396,69 @@ std::string RenderBrowsePage(const json& r, const std::string& format) {
          "&limit=" + r["limit"].dump() + "&format=" + UrlEncode(format) +
          (r["markers"].get<bool>() ? "&markers=1" : "") + "\">next page &rarr;</a></p>";
   }
-  return Page("Browse " + name, b);
+  return Page("Browse " + name, b, nav);
 }
 
-std::string RenderCallsPage(const json& doc, bool errors_only) {
-  std::string body = std::string("<h1>") + (errors_only ? "Recent errors" : "Recent calls") +
-                     "</h1><p><a href=\"/calls\">calls</a> &middot; <a href=\"/errors\">errors</a>"
-                     " &middot; newest first; from the test controls' call log</p>";
-  body += "<table><tr><th>#</th><th>service</th><th>method</th><th>table</th><th>row / range</th>"
-          "<th>arguments</th><th>&micro;s</th><th>outcome</th></tr>";
-  const json& calls = doc.at("calls");
-  for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
-    const json& c = *it;
-    std::string range = c.contains("row") ? E(c["row"]) : "";
-    if (c.contains("stop_row")) range += " .. " + E(c["stop_row"]);
-    if (c.contains("row_count")) range += " (" + E(c["row_count"]) + " rows)";
-    std::string args;
-    for (const char* key : {"filter", "caching", "batch_size", "columns", "scanner_id", "num_rows"}) {
-      if (c.contains(key)) args += std::string(key) + "=" + E(c[key]) + " ";
-    }
-    std::string outcome = E(c["outcome"]);
-    if (c.contains("fault")) outcome += " <span class=\"tag hot\">" + E(c["fault"]) + "</span>";
-    if (c.contains("reason")) outcome += "<br><code>" + E(c["reason"]) + "</code>";
-    body += "<tr>" + Td(E(c["seq"]), true) + Td(E(c["service"])) + Td(E(c["method"])) +
-            Td(c.contains("table") ? E(c["table"]) : "") + Td("<code>" + range + "</code>") +
-            Td("<code>" + args + "</code>") + Td(E(c["duration_us"]), true) + Td(outcome) + "</tr>";
+std::string RenderConfigPage(const json& c, const Nav& nav) {
+  std::string b = "<h1>Configuration</h1><table id=\"build\">";
+  for (const json& line : c.value("version", json::array())) b += "<tr><td>" + E(line) + "</td></tr>";
+  b += "</table><h2>Command line</h2><p><code id=\"command-line\">hbase-emulator";
+  for (const json& arg : c.value("command_line", json::array())) b += " " + E(arg);
+  b += "</code></p><table id=\"settings\"><tr><th>data</th><td class=\"mono\">" + E(c.value("data", json(""))) +
+       "</td></tr><tr><th>test controls</th><td id=\"test-controls\">" +
+       (c.value("test_controls", false) ? "on" : "off") + "</td></tr>";
+  for (const json& s : c.value("settings", json::array())) {
+    b += "<tr class=\"setting\"><th><code>" + E(s["flag"]) + "</code></th><td>" +
+         (s["value"].is_number() ? Count(s["value"]) : E(s["value"])) +
+         (s["flag"].get<std::string>().size() > 3 &&
+                  s["flag"].get<std::string>().compare(s["flag"].get<std::string>().size() - 3, 3, "-ms") == 0
+              ? " ms"
+              : "") +
+         (s.contains("note") ? " <span class=\"muted\">(" + E(s["note"]) + ")</span>" : "") + "</td></tr>";
   }
-  body += "</table>";
-  if (doc.contains("faults")) {
-    body += "<h2>Fault rules</h2><table><tr><th>id</th><th>rule</th><th>triggered</th></tr>";
-    for (const json& r : doc["faults"]["rules"]) {
-      body += "<tr>" + Td(E(r["id"]), true) + Td("<code>" + E(r.dump()) + "</code>") +
-              Td(E(r["triggered"]), true) + "</tr>";
-    }
-    body += "</table><p>Triggered since start: <code>" + E(doc["faults"]["triggered"].dump()) +
-            "</code></p>";
+  for (const json& script : c.value("init_scripts", json::array())) {
+    b += "<tr><th><code>--init</code></th><td class=\"mono\">" + E(script) + "</td></tr>";
   }
-  return Page(errors_only ? "Recent errors" : "Recent calls", body);
+  b += "</table>";
+  const json warnings = c.value("warnings", json::array());
+  if (!warnings.empty()) {
+    b += "<h2>Start-up warnings</h2><ul>";
+    for (const json& w : warnings) b += "<li>" + E(w) + "</li>";
+    b += "</ul>";
+  }
+  b += "<h2>Ports and doors</h2><table id=\"doors\"><tr><th>door</th><th>address</th><th>serves</th>"
+       "<th>speaks</th></tr>";
+  for (const json& d : c.value("doors", json::array())) {
+    b += "<tr class=\"door\" data-name=\"" + E(d["name"]) + "\">" + Td(E(d["name"])) +
+         Td("<code>" + E(d["address"]) + "</code>") + Td(E(d["serves"])) + Td(E(d["speaks"])) + "</tr>";
+  }
+  b += "</table><h2>Limits</h2><p class=\"muted\">Changed with <code>--limit NAME=VALUE</code>; "
+       "<code>hbase-emulator --limits</code> says what a client gets past each.</p>"
+       "<table id=\"limits\"><tr><th>name</th><th>value</th><th>default</th><th>bounds</th></tr>";
+  for (const json& l : c.value("limits", json::array())) {
+    const bool bytes = l.value("unit", "") == "bytes";
+    const bool ms = l.value("unit", "") == "ms";
+    auto shown = [&](const json& v) {
+      const uint64_t n = v.get<uint64_t>();
+      if (bytes) return HumanBytes(n);
+      if (ms) return HumanSeconds(static_cast<double>(n) / 1000);
+      return HumanCount(n);
+    };
+    const bool changed = l["value"] != l["default"];
+    b += "<tr class=\"limit" + std::string(changed ? " changed" : "") + "\" data-name=\"" + E(l["name"]) +
+         "\" data-value=\"" + l["value"].dump() + "\">" + Td("<code>" + E(l["name"]) + "</code>") +
+         Td((changed ? "<b>" : "") + shown(l["value"]) + (changed ? "</b>" : ""), true) +
+         Td(shown(l["default"]), true) + Td(E(l["meaning"])) + "</tr>";
+  }
+  b += "</table>";
+  return Page("Configuration", b, nav);
 }
 
-std::string RenderErrorPage(int status, const std::string& message) {
-  return Page(std::to_string(status), "<h1 id=\"error\">" + std::to_string(status) + "</h1><p id=\"error-message\">" +
-                                          E(message) + "</p>");
+std::string RenderErrorPage(int status, const std::string& message, const Nav& nav) {
+  return Page(std::to_string(status),
+              "<h1 id=\"error\">" + std::to_string(status) + "</h1><p id=\"error-message\">" +
+                  E(message) + "</p>",
+              nav);
 }
 
 }  // namespace hbemu::server::admin

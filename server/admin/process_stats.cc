@@ -14,8 +14,12 @@ ProcessStats ReadProcessStats() {
   ProcessStats out;
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {
-    out.cpu_seconds = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
-                      usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    // Summed in whole microseconds, then divided once: adding two fractions of a second
+    // would print as 0.35781199999999996 where the kernel said 0.357812.
+    const int64_t micros =
+        (static_cast<int64_t>(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) * 1000000 +
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+    out.cpu_seconds = static_cast<double>(micros) / 1e6;
   }
   // /proc/self/statm: size resident shared ... in pages.
   std::ifstream statm("/proc/self/statm");

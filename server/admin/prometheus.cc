@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "server/admin/console.h"
+#include "server/admin/format.h"
 #include "server/admin/process_stats.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/wire_stats.h"
@@ -34,12 +35,6 @@ std::string LabelValue(const std::string& raw) {
   return out;
 }
 
-std::string Number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.17g", v);
-  return buf;
-}
-
 class Writer {
  public:
   void Family(const std::string& name, const char* type, const std::string& help) {
@@ -48,7 +43,7 @@ class Writer {
   void Sample(const std::string& name, const std::string& labels, double value) {
     out_ << name;
     if (!labels.empty()) out_ << "{" << labels << "}";
-    out_ << " " << Number(value) << "\n";
+    out_ << " " << ShortestNumber(value) << "\n";
   }
   void Sample(const std::string& name, const std::string& labels, uint64_t value) {
     out_ << name;
@@ -123,7 +118,7 @@ std::string Console::PrometheusText() const {
     for (int b = 0; b < kLatencyBuckets; ++b) {
       cumulative += m->latency[b].load(std::memory_order_relaxed);
       const std::string le = b < static_cast<int>(kLatencyBoundsUs.size())
-                                 ? Number(kLatencyBoundsUs[b] / 1e6)
+                                 ? ShortestNumber(kLatencyBoundsUs[b] / 1e6)
                                  : std::string("+Inf");
       w.Sample(p + "call_duration_seconds_bucket", labels + "," + Label("le", le), cumulative);
     }

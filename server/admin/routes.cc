@@ -14,6 +14,8 @@ using nlohmann::json;
 constexpr char kJson[] = "application/json";
 constexpr char kText[] = "text/plain; charset=utf-8";
 constexpr char kHtml[] = "text/html; charset=utf-8";
+// Calls one /calls page shows (the newest that match).
+constexpr int kCallsPerPage = 500;
 
 bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
@@ -106,14 +108,14 @@ size_t TablesPageBytes(const json& entry) {
 // A body larger than admin_page_bytes is not sent: the documents keep within it by
 // construction (lists end early and say so), so this only guards against a page nobody
 // foresaw.
-HttpReply Bounded(HttpReply reply, bool api) {
+HttpReply Bounded(HttpReply reply, bool api, const Nav& nav) {
   const int64_t limit = CurrentLimits().admin_page_bytes;
   if (static_cast<int64_t>(reply.body.size()) <= limit) return reply;
   const std::string message = "this answer would be " + std::to_string(reply.body.size()) +
                               " bytes, over the admin_page_bytes limit (" + std::to_string(limit) +
                               "); --limit admin_page_bytes=N raises it";
   if (api) return {507, kJson, JsonText(json{{"error", message}, {"status", 507}})};
-  return {507, kHtml, RenderErrorPage(507, message)};
+  return {507, kHtml, RenderErrorPage(507, message, nav)};
 }
 
 }  // namespace
@@ -124,15 +126,16 @@ HttpReply Console::Handle(const std::string& method, const std::string& target) 
   const std::string path = target.substr(0, question);
   const std::string query_text = question == std::string::npos ? "" : target.substr(question + 1);
   const bool api = StartsWith(path, "/api/");
+  const Nav nav = NavOf();
   try {
-    return Bounded(Route(path, ParseQuery(query_text)), api);
+    return Bounded(Route(path, ParseQuery(query_text)), api, nav);
   } catch (const RequestError& e) {
     if (api) return {e.status, kJson, JsonText(json{{"error", e.message}, {"status", e.status}}, -1)};
-    return {e.status, kHtml, RenderErrorPage(e.status, e.message)};
+    return {e.status, kHtml, RenderErrorPage(e.status, e.message, nav)};
   } catch (const nlohmann::json::exception& e) {
     // A page that does not match its document: a bug, not the request's fault.
     if (api) return {500, kJson, JsonText(json{{"error", e.what()}, {"status", 500}}, -1)};
-    return {500, kHtml, RenderErrorPage(500, e.what())};
+    return {500, kHtml, RenderErrorPage(500, e.what(), nav)};
   }
 }
 
@@ -143,11 +146,14 @@ HttpReply Console::Route(const std::string& path,
   // console last).
   if (path == "/ready") return {200, kText, "ready\n"};
   if (path == "/metrics") return {200, "text/plain; version=0.0.4; charset=utf-8", PrometheusText()};
-  if (path == "/" || path == "/index.html") return {200, kHtml, RenderOverviewPage(Overview())};
-  if (path == "/tables") return {200, kHtml, RenderTablesPage(Tables(TablesPageBytes))};
+  const Nav nav = NavOf();
+  if (path == "/" || path == "/index.html") return {200, kHtml, RenderOverviewPage(Overview(), nav)};
+  if (path == "/tables") return {200, kHtml, RenderTablesPage(Tables(TablesPageBytes), nav)};
   if (StartsWith(path, "/table/")) {
-    return {200, kHtml, RenderTablePage(Table(TableFromPath(path.substr(7)), BucketSpecOf(query)))};
+    return {200, kHtml,
+            RenderTablePage(Table(TableFromPath(path.substr(7)), BucketSpecOf(query)), nav)};
   }
+  if (path == "/config") return {200, kHtml, RenderConfigPage(Configuration(), nav)};
   if (StartsWith(path, "/browse/")) {
     const std::string name = TableFromPath(path.substr(8));
     auto it = query.find("format");
@@ -159,16 +165,14 @@ HttpReply Console::Route(const std::string& path,
                            [&format](const json& row, const json& cell, bool first) {
                              return RenderBrowseCell(row, cell, first, format).size();
                            });
-    return {200, kHtml, RenderBrowsePage(rows, format)};
+    return {200, kHtml, RenderBrowsePage(rows, format, nav)};
   }
-  if (path == "/calls" || path == "/errors") {
-    if (!sources_.recent_calls) {
-      throw RequestError{404, "the call log is kept with --test-controls only"};
-    }
-    const bool errors = path == "/errors";
-    return {200, kHtml, RenderCallsPage(sources_.recent_calls(errors), errors)};
+  if (path == "/calls" || path == "/errors" || path == "/clock" || path == "/faults" ||
+      path == "/snapshots") {
+    return ControlPage(path, query);
   }
   if (path == "/api/overview") return {200, kJson, JsonText(Overview())};
+  if (path == "/api/config") return {200, kJson, JsonText(Configuration())};
   if (path == "/api/tables") return {200, kJson, JsonText(Tables())};
   if (StartsWith(path, "/api/tables/")) {
     std::string rest = path.substr(12);
@@ -181,6 +185,55 @@ HttpReply Console::Route(const std::string& path,
     return {200, kJson, JsonText(Table(TableFromPath(rest), BucketSpecOf(query)))};
   }
   throw RequestError{404, "no page at " + path};
+}
+
+Nav Console::NavOf() const {
+  Nav nav;
+  nav.test_controls = static_cast<bool>(sources_.control_get);
+  return nav;
+}
+
+json Console::ControlGet(const std::string& target) const {
+  const HttpReply reply = sources_.control_get(target);
+  json doc = json::parse(reply.body, nullptr, false);
+  if (reply.status != 200 || doc.is_discarded()) {
+    const std::string message = doc.is_object() && doc.contains("error") && doc["error"].is_string()
+                                    ? doc["error"].get<std::string>()
+                                    : reply.body;
+    throw RequestError{reply.status == 200 ? 500 : reply.status, target + ": " + message};
+  }
+  return doc;
+}
+
+HttpReply Console::ControlPage(const std::string& path,
+                               const std::map<std::string, std::string>& query) const {
+  if (!sources_.control_get) {
+    throw RequestError{404, path.substr(1) + " are shown with --test-controls only"};
+  }
+  const Nav nav = NavOf();
+  if (path == "/clock") return {200, kHtml, RenderClockPage(ControlGet("/control/clock"), nav)};
+  if (path == "/faults") return {200, kHtml, RenderFaultsPage(ControlGet("/control/faults"), nav)};
+  if (path == "/snapshots") {
+    return {200, kHtml, RenderSnapshotsPage(ControlGet("/control/snapshots"), nav)};
+  }
+  auto get = [&](const char* key) {
+    auto it = query.find(key);
+    return it == query.end() ? std::string() : it->second;
+  };
+  CallFilter filter;
+  filter.table = get("table");
+  filter.method = get("method");
+  filter.errors_page = path == "/errors";
+  const std::string errors = get("errors");
+  filter.errors_only = filter.errors_page || errors == "1" || errors == "true" || errors == "on";
+  // The newest calls that fit a page; the log itself keeps call_log_calls.
+  std::string target = "/control/calls?limit=" + std::to_string(kCallsPerPage);
+  if (!filter.table.empty()) target += "&table=" + UrlEncode(filter.table);
+  if (!filter.method.empty()) target += "&method=" + UrlEncode(filter.method);
+  if (filter.errors_only) target += "&errors=1";
+  const json log = ControlGet(target);
+  const json faults = ControlGet("/control/faults");
+  return {200, kHtml, RenderCallsPage(log, faults, filter, nav)};
 }
 
 }  // namespace hbemu::server::admin

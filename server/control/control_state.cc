@@ -214,13 +214,4 @@ std::string ControlState::PrometheusText() const {
   return out;
 }
 
-nlohmann::json ControlState::RecentCalls(bool errors_only) const {
-  CallQuery query;
-  query.errors_only = errors_only;
-  query.limit = 500;
-  nlohmann::json calls = nlohmann::json::array();
-  for (const CallRecord& r : calls_.Query(query)) calls.push_back(r.ToJson());
-  return nlohmann::json{{"calls", calls}, {"faults", faults_.List()}};
-}
-
 }  // namespace hbemu::server::control

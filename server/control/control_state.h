@@ -41,8 +41,6 @@ class ControlState {
 
   // Prometheus lines for /metrics.
   std::string PrometheusText() const;
-  // The console's /calls and /errors document.
-  nlohmann::json RecentCalls(bool errors_only) const;
 
  private:
   class Hook;

@@ -2,8 +2,10 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "server/admin/metrics.h"
+#include "storage/schema.h"
 
 namespace hbemu::server {
 
@@ -18,5 +20,16 @@ class ApplicationError : public std::runtime_error {
     admin::NoteCallFailed();
   }
 };
+
+// HBase's gateways make a TableName of a call's table ("t" or "ns:t") before anything else; an
+// illegal name (empty, "bad name!", ".t", "a:b:c"...) throws IllegalArgumentException there,
+// which reaches the client as INTERNAL_ERROR. Calls that look the table up in the store get
+// this from the lookup; calls that do not (a scanner opened lazily, an availability question)
+// check here first.
+inline void ThrowIfIllegalTableName(std::string_view full_name) {
+  storage::TableName parsed;
+  const storage::Status valid = storage::ParseTableName(full_name, &parsed);
+  if (!valid.ok()) throw ApplicationError(valid.ToString());
+}
 
 }  // namespace hbemu::server

@@ -4,6 +4,7 @@
 
 #include "server/admin/metrics.h"
 
+#include "server/gateway/application_error.h"
 #include "server/gateway/attributes.h"
 #include "server/gateway/batch_errors.h"
 #include "server/gateway/regions.h"
@@ -504,6 +505,7 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
 // or family fails there (scanner_fetch.h).
 int32_t HbaseHandler::OpenScanner(const std::string& table, storage::ScanSpec spec,
                                   bool sorted_columns) {
+  ThrowIfIllegalTableName(table);  // HBase's getTable(name), before the scan is built
   return scanners_->AddUnopened(table, std::move(spec), sorted_columns);
 }
 

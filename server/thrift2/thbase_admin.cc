@@ -3,6 +3,7 @@
 #include <tuple>
 #include <utility>
 
+#include "server/gateway/application_error.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/system_tables.h"
 
@@ -93,6 +94,8 @@ void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& 
                                         const std::vector<thrift2::TTableName>& tables) {
   // An empty list asks HBase's master for every user table.
   if (tables.empty()) return TableDescriptorsByPattern(&_return, std::nullopt, false);
+  // Every name is made a TableName before any is looked up: one illegal name fails the call.
+  for (const thrift2::TTableName& name : tables) ThrowIfIllegalTableName(convert::FullTableName(name));
   for (const thrift2::TTableName& name : tables) {
     std::shared_ptr<const storage::TableDescriptor> table;
     const std::string full_name = convert::FullTableName(name);
@@ -107,10 +110,8 @@ void ThbaseHandler::getTableDescriptors(std::vector<thrift2::TTableDescriptor>& 
 bool ThbaseHandler::tableExists(const thrift2::TTableName& tableName) {
   std::shared_ptr<const storage::TableDescriptor> table;
   const std::string full_name = convert::FullTableName(tableName);
-  // HBase's gateway makes a TableName first, which refuses an illegal name (no false).
-  storage::TableName parsed;
-  const storage::Status valid = storage::ParseTableName(full_name, &parsed);
-  if (!valid.ok()) throw ApplicationError(valid.ToString());
+  // Refused before the lookup (no false): application_error.h.
+  ThrowIfIllegalTableName(full_name);
   return store_->DescribeTable(full_name, &table).ok() || FindSystemTable(full_name) != nullptr;
 }
 
@@ -195,6 +196,7 @@ bool ThbaseHandler::isTableDisabled(const thrift2::TTableName& tableName) {
 bool ThbaseHandler::isTableAvailable(const thrift2::TTableName& tableName) {
   std::shared_ptr<const storage::TableDescriptor> table;
   const std::string full_name = convert::FullTableName(tableName);
+  ThrowIfIllegalTableName(full_name);  // not a false: application_error.h
   // The catalog tables are always online.
   if (FindSystemTable(full_name) != nullptr) return true;
   // A missing or disabled table is simply not available: no exception.

@@ -4,6 +4,7 @@
 
 #include "server/admin/console.h"
 #include "server/admin/metrics.h"
+#include "server/gateway/application_error.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
 #include "server/thrift2/convert.h"
@@ -304,6 +305,8 @@ void ThbaseHandler::append(thrift2::TResult& _return, const std::string& table,
 
 void ThbaseHandler::mutateRow(const std::string& table,
                               const thrift2::TRowMutations& trowMutations) {
+  // Before the batch machinery, whose failures are failed actions: application_error.h.
+  ThrowIfIllegalTableName(table);
   storage::RowMutation mutation;
   ThrowIfError(convert::ToRowMutation(trowMutations, &mutation));
   // Table.mutateRow goes through HBase's batch machinery: every failure is one failed action.
@@ -314,6 +317,7 @@ void ThbaseHandler::mutateRow(const std::string& table,
 // ==================================================================== scanners
 
 int32_t ThbaseHandler::openScanner(const std::string& table, const thrift2::TScan& tscan) {
+  ThrowIfIllegalTableName(table);  // the scanner opens lazily, the name is checked now
   storage::ScanSpec spec;
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
   // Opened lazily, at the first fetch that asks for rows, as HBase's client does: a missing
