@@ -1,5 +1,6 @@
-"""HBase's filter language through the wire (TScan.filterString; HBASE_SEMANTICS.md 5 and
-golden cases G44-G74): raw Thrift `scannerOpenWithScan` and happybase `scan(filter=...)`.
+"""HBase's filter language through the wire (TScan.filterString;
+docs/hbase-semantics.md#the-filter-language and golden cases G44-G74): raw Thrift
+`scannerOpenWithScan` and happybase `scan(filter=...)`.
 
 Tables from `raw_table` have IDL-default families (VERSIONS=3); `hb_table` uses cf1
 (VERSIONS=10), cf2 (3), cf3 (1).
