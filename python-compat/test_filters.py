@@ -272,8 +272,8 @@ def test_G66_G74_and_binds_tighter_than_or(raw_client, raw_table):
 
 
 def test_row_level_filter_with_any_batch_fails_at_the_first_fetch(raw_client, raw_table):
-    # HBase 2.6 refuses it on the region server; its client retries for 50-150 s first (oracle
-    # README), so this runs on our server only.
+    # HBase 2.6 refuses it on the region server; its client retries for 50-150 s first (measured
+    # on 2.6.1), so this runs on our server only.
     if hbcompat.external_target() is not None:
         pytest.skip("HBase retries this fetch for 50-150 s (oracle README)")
     t = raw_table(("f",))
