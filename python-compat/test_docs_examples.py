@@ -19,8 +19,8 @@ Each page gets a fresh directory and one fresh server (`--in-memory --port 0 --t
 started for its first block that runs; its blocks run in page order and share both. The
 defaults 9090, 9091 and 9095 in a block are replaced by that server's Thrift1, Thrift2 and admin
 ports, and `hbase-shell` on PATH is a wrapper that passes those ports first (a later `--port`
-wins). PATH also holds the server's own directory (hbase-emulator, hbase-shell) and this
-interpreter's (pytest, hbase-emulator-export...). TZ is UTC and COLUMNS 80, so shell times and
+wins). PATH also holds the server's own directory (hbase-emulator, hbase-shell; BUILD_DIR names
+it too, for scripts/serve.sh) and this interpreter's (pytest, hbase-emulator-export...). TZ is UTC and COLUMNS 80, so shell times and
 pytest's progress lines print the same everywhere. In expected output, `...` matches any text
 within a line (a timestamp, a duration), and a line holding only `...` matches one line.
 
@@ -176,6 +176,7 @@ class PageRun:
         wrapper.chmod(0o755)
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
         env.update(TZ="UTC", COLUMNS="80", HBASE_EMULATOR_BIN=str(self.server.binary),
+                   BUILD_DIR=str(server_dir),
                    PATH=os.pathsep.join([str(bindir), str(server_dir), str(Path(sys.executable).parent),
                                          env.get("PATH", "/usr/bin:/bin")]))
         self.env = env
