@@ -2,7 +2,7 @@
 clients write, restarted on the same data folder, and every acknowledged write must be there.
 
 The default mode writes each mutation to LevelDB's log before replying, so an acknowledged write
-survives the death of the process (README "Durability"). Writes in flight when the process died
+survives the death of the process (docs/server.md#durability). Writes in flight when the process died
 may or may not be there; counters must lie between the acknowledged and the attempted count.
 
 HBEMU_CRASH_KILLS sets the number of kills (default 50).

@@ -3,7 +3,7 @@ the same seeded call sequences through both services and must answer every call 
 server timestamps, names and scanner ids are normalised. A divergence here means an answer
 depends on something other than the calls (timing, process state, hash order, ...).
 
-The same tool compares against real HBase: see README "Differential testing".
+The same tool compares against real HBase: see docs/differential-testing.md.
 """
 
 import sys

@@ -1,5 +1,6 @@
-"""HBase's filter language through the wire (TScan.filterString; HBASE_SEMANTICS.md 5 and
-golden cases G44-G74): raw Thrift `scannerOpenWithScan` and happybase `scan(filter=...)`.
+"""HBase's filter language through the wire (TScan.filterString;
+docs/hbase-semantics.md#the-filter-language and golden cases G44-G74): raw Thrift
+`scannerOpenWithScan` and happybase `scan(filter=...)`.
 
 Tables from `raw_table` have IDL-default families (VERSIONS=3); `hb_table` uses cf1
 (VERSIONS=10), cf2 (3), cf3 (1).
@@ -271,8 +272,8 @@ def test_G66_G74_and_binds_tighter_than_or(raw_client, raw_table):
 
 
 def test_row_level_filter_with_any_batch_fails_at_the_first_fetch(raw_client, raw_table):
-    # HBase 2.6 refuses it on the region server; its client retries for 50-150 s first (oracle
-    # README), so this runs on our server only.
+    # HBase 2.6 refuses it on the region server; its client retries for 50-150 s first (measured
+    # on 2.6.1), so this runs on our server only.
     if hbcompat.external_target() is not None:
         pytest.skip("HBase retries this fetch for 50-150 s (oracle README)")
     t = raw_table(("f",))

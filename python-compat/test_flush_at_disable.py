@@ -2,8 +2,8 @@
 the regions of an enabled table (issue 11 item 14). A flush keeps, per column, what a read of
 every version sees at that moment and every delete marker: versions beyond VERSIONS, expired
 cells and cells masked by markers (unless KEEP_DELETED_CELLS) are gone afterwards, which reads
-with a time range (or a raised VERSIONS) can tell. Every expectation is HBase 2.6.1's
-(../shared/oracle); run against it with HBASE_THRIFT_TARGET / HBASE_THRIFT2_TARGET.
+with a time range (or a raised VERSIONS) can tell. Every expectation is HBase 2.6.1's;
+run against a real one with HBASE_THRIFT_TARGET / HBASE_THRIFT2_TARGET.
 """
 
 import time

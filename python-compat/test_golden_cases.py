@@ -1,6 +1,6 @@
-"""Golden test cases of HBASE_SEMANTICS.md section 8 (G1-G43, G75-G90), checked through the wire
-with the raw Apache Thrift client generated from thrift/Hbase.thrift (the Thrift1 `Hbase` service).
-Filter-language cases G44-G74 are out of scope here.
+"""Golden test cases of docs/hbase-semantics.md#golden-cases (G1-G43, G75-G90), checked
+through the wire with the raw Apache Thrift client generated from thrift/Hbase.thrift (the
+Thrift1 `Hbase` service). Filter-language cases G44-G74 are out of scope here.
 
 Each test is named `test_g<N>_<behaviour>` and asserts HBase 2.x behaviour: if a test fails, the
 server is wrong, not the test. Tables come from the `raw_table` fixture (Thrift1 `createTable`,
@@ -24,7 +24,7 @@ tests/storage/*_test.cc; no test here pretends to cover them:
   G14    version delete (Thrift2 DELETE_COLUMN ts=20)          VersionedStoreTest.VersionDeleteMasksExactlyOneVersion
   G15    version delete at ts=25 (DELETE_COLUMN)               StoreTest.UnmatchedVersionDeleteMasksLaterPutAtThatTimestamp
   G16    latest-version delete (DELETE_COLUMN without ts;      StoreTest.RepeatedLatestVersionDeletesPeelVersionsOneByOne
-         HBASE_SEMANTICS.md 2.2 calls it "G15")
+         docs/hbase-semantics.md#marker-timestamps)
   G18    DELETE_FAMILY_VERSION                                 StoreTest.DeleteFamilyVersionMasksOneTimestampInEveryColumn
   G22    version delete ts=30 (DELETE_COLUMN)                  StoreTest.DeletedVersionsDoNotCountAgainstVersions
   G23    KEEP_DELETED_CELLS=TRUE family (not settable through  StoreTest.KeepDeletedCellsLetsTimeRangeReadSeeBehindMarker
@@ -179,7 +179,7 @@ def test_g6_time_range_filters_before_the_version_limit(raw_client, raw_table):
 
 def test_g8_getVerTs_excludes_the_given_timestamp(raw_client, raw_table):
     """The Thrift1 IDL comment says "less than or equal"; the HBase handler builds the range
-    [0, ts) (ThriftHBaseServiceHandler, HBASE_SEMANTICS.md 1.5). The source wins."""
+    [0, ts) (ThriftHBaseServiceHandler, docs/hbase-semantics.md#time-ranges). The source wins."""
     t = raw_table(maxVersions=3)
     _versions_10_20_30(raw_client, t)
     assert cells(raw_client.getVerTs(t, b"r", b"f:q", 30, 3, NO_ATTRS)) == [
@@ -454,7 +454,7 @@ def test_g42_get_of_a_missing_row_is_empty_not_an_error(raw_client, raw_table):
 
 def test_g43_unknown_family_raises_IOError_NoSuchColumnFamilyException(raw_client, raw_table):
     """NoSuchColumnFamilyException is a DoNotRetryIOException, so canRetry is false
-    (THRIFT_API.md 2.1.2)."""
+    (docs/thrift-api.md#thrift1-errors)."""
     t = raw_table()
     put(raw_client, t, b"r", {b"f:q": b"v"}, ts=1)
     calls = [
@@ -555,10 +555,9 @@ def test_g82_checkAndPut_compares_only_the_newest_version(raw_client, raw_table)
 
 
 def test_g83_checkAndPut_with_unset_value_matches_a_stored_empty_value(raw_client, raw_table):
-    """THRIFT_API.md's checkAndPut row first says an unset value passes "only if the column does
-    not exist", then adds the HRegion.checkAndMutate detail that a null/empty expected value also
-    matches a cell whose value is empty. The HBase source (HRegion: valueIsNull and the stored
-    value has length 0 -> match for EQUAL) wins, as G83 says: true."""
+    """HBase's Thrift1 handler reads as if an unset value passed "only if the column does not
+    exist", but HRegion.checkAndMutate treats a null expected value as empty, and an empty stored
+    value then matches under EQUAL (docs/hbase-semantics.md#check-and-mutate): true, as G83 says."""
     t = raw_table()
     put(raw_client, t, b"r", {b"f:q": b""}, ts=1)
     assert raw_client.checkAndPut(t, b"r", b"f:q", None, Mutation(column=b"f:q", value=b"x"),
@@ -581,7 +580,7 @@ def _drop(client, name):
 
 def test_g85_create_table_in_missing_namespace_raises_NamespaceNotFoundException(raw_client):
     """Expressible through Thrift1 createTable (no namespace DDL needed). NamespaceNotFoundException
-    is a DoNotRetryIOException: IOError canRetry=false (THRIFT_API.md 2.1.2)."""
+    is a DoNotRetryIOException: IOError canRetry=false (docs/thrift-api.md#thrift1-errors)."""
     ns = "nsx%s" % uuid.uuid4().hex[:8]
     name = ("%s:t1" % ns).encode()
     with pytest.raises(HIOError) as err:
@@ -593,9 +592,10 @@ def test_g85_create_table_in_missing_namespace_raises_NamespaceNotFoundException
 
 def test_g88_table_name_rules(raw_client):
     """An illegal table name fails in TableName.valueOf before createTable's try block, so the
-    client sees TApplicationException INTERNAL_ERROR, not IllegalArgument (HBASE_SEMANTICS.md 7,
-    THRIFT_API.md 2.1.5, [code-read]). The legal name gets a unique suffix of the same legal
-    characters so that reruns against a shared server do not collide."""
+    client sees TApplicationException INTERNAL_ERROR, not IllegalArgument
+    (docs/hbase-semantics.md#namespaces-and-table-names, docs/thrift-api.md#thrift1-errors). The
+    legal name gets a unique suffix of the same legal characters so that reruns against a shared
+    server do not collide."""
     good = ("a-b.c_1_%s" % uuid.uuid4().hex[:8]).encode()
     try:
         raw_client.createTable(good, [ColumnDescriptor(name=b"f:")])

@@ -3,8 +3,8 @@ open by the hundred thousand, scanners abandoned, a scanner fetch asking for 2^3
 whose rows fail for 40,000 different reasons, and a 2M-row mutateRows to a table that does not
 exist. Each test starts its own server, attacks it, and checks that the process is alive, that a
 bystander connection still gets answers, that its memory stays under a stated bound (VmRSS, or
-VmHWM for a peak, from /proc) and that the attacker gets the documented answer (README limits
-table, COMPATIBILITY.md).
+VmHWM for a peak, from /proc) and that the attacker gets the documented answer (docs/limits.md,
+COMPATIBILITY.md).
 """
 
 import os

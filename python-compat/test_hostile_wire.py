@@ -4,7 +4,7 @@ left holding the buffers of big cells, and slow calls beside an ordinary client.
 
 Each test starts its own server, attacks it, and checks that the process is alive, a bystander
 connection is answered, the server's RSS stays under a stated bound, and the attacker gets the
-documented outcome (README, "Limits" and the wire rules).
+documented outcome (docs/limits.md and the wire rules).
 """
 
 import socket

@@ -4,7 +4,7 @@ answer and leave the server serving.
 
 HBase's handler turns IllegalArgumentException into the declared IllegalArgument only in
 createTable, mutateRow(s)(Ts) and checkAndPut; elsewhere it escapes as
-TApplicationException(INTERNAL_ERROR) (THRIFT_API.md 2.1.2).
+TApplicationException(INTERNAL_ERROR) (docs/thrift-api.md#thrift1-errors).
 """
 
 import struct

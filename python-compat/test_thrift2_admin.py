@@ -3,7 +3,7 @@ online schema changes, truncate, pre-split regions, table listing by pattern and
 and one store behind both doors (a table made through Thrift2 is usable at once through
 Thrift1 as "ns:table", and the other way round).
 
-Expectations are HBase 2.6.1's, read off its Thrift2 gateway (../shared/oracle). Errors raised
+Expectations are HBase 2.6.1's, read off its Thrift2 gateway. Errors raised
 on HBase's master carry "<exception class>: <message>" as their first line; only the first
 line is compared (HBase appends a Java stack trace).
 """

@@ -1,7 +1,7 @@
 """Thrift2 (THBaseService) data calls through the wire, with a client generated from our IDL
 (thrift/THBaseService.thrift), in three wire modes against the server's Thrift2 port.
 
-Each expectation is HBase 2.6's thrift2 gateway behaviour (shared/THRIFT_API.md section 3.3).
+Each expectation is HBase 2.6's thrift2 gateway behaviour (docs/thrift-api.md#thrift2-semantics).
 """
 
 import struct

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README command 3: build (via setup.sh) and run the benchmark; prints one table of ratios
+# docs/benchmarks.md's command: build (via setup.sh) and run the benchmark; prints one table of ratios
 # against references measured in the same run.
 # Usage: scripts/bench.sh [--quick] [--no-growth] [--no-disk]   (environment: BUILD_DIR)
 #        scripts/bench.sh --static [--quick]: getRow and mutateRow at 1 and 4 connections and the

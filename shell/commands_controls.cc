@@ -1,6 +1,6 @@
 // Test-control commands (hbase-emulator's, not HBase's): the clock, fault rules and call log of
 // a server started with --test-controls, reached on its admin port (--admin-port) over HTTP
-// (README "Test controls"). Each prints the server's JSON answer.
+// (docs/test-controls.md). Each prints the server's JSON answer.
 
 #include <cctype>
 #include <string>

@@ -9,8 +9,8 @@
 
 namespace hbemu::storage {
 
-// HBase's CompareOperator (HBASE_SEMANTICS.md 5.1). The filter language spells the first six;
-// NO_OP reaches us only through Thrift2 checkAndMutate's TCompareOp.
+// HBase's CompareOperator (docs/hbase-semantics.md#comparators-and-operators). The filter language
+// spells the first six; NO_OP reaches us only through Thrift2 checkAndMutate's TCompareOp.
 enum class CompareOp { kLess, kLessOrEqual, kEqual, kNotEqual, kGreaterOrEqual, kGreater, kNoOp };
 
 // "<", "<=", "=", "!=", ">=", ">" -> the operator. False for anything else.

@@ -33,7 +33,7 @@ enum class FilterCode {
 };
 
 // HBase's Filter contract (org.apache.hadoop.hbase.filter.Filter), driven by the read path in
-// HBase's order for every row (HBASE_SEMANTICS.md 1.6, 5):
+// HBase's order for every row (docs/hbase-semantics.md#the-read-pipeline, #the-filter-language):
 //   FilterAllRemaining? -> FilterRowKey -> FilterCell per cell that survives deletes, time
 //   range, column selection and version checks (TransformCell on included ones) ->
 //   FilterRowCells / FilterRow -> Reset.

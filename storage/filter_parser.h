@@ -9,8 +9,9 @@
 
 namespace hbemu::storage {
 
-// Parses HBase's filter language (Thrift TScan.filterString; HBASE_SEMANTICS.md 5.1-5.5) into
-// an immutable filter prototype; each read Clone()s its own stateful instance from it.
+// Parses HBase's filter language (Thrift TScan.filterString;
+// docs/hbase-semantics.md#the-filter-language) into an immutable filter prototype; each read
+// Clone()s its own stateful instance from it.
 //
 // Follows ParseFilter's byte-level operator-precedence parser, quirks included: keywords are
 // recognised only next to a space or parenthesis, AND binds tighter than OR, SKIP/WHILE bind to

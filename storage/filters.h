@@ -9,9 +9,10 @@
 
 namespace hbemu::storage {
 
-// The 19 filters of HBase's ParseFilter registry (HBASE_SEMANTICS.md 5.3), built from a filter
-// language argument list. Each argument is as the parser cut it out: quoted arguments still
-// carry their surrounding quotes (doubled quotes already undone), bare ones are the raw bytes.
+// The 19 filters of HBase's ParseFilter registry (docs/hbase-semantics.md#the-19-filters), built
+// from a filter language argument list. Each argument is as the parser cut it out: quoted arguments
+// still carry their surrounding quotes (doubled quotes already undone), bare ones are the raw
+// bytes.
 //
 // True when `name` is registered (case-sensitive).
 bool IsRegisteredFilter(std::string_view name);

@@ -9,7 +9,7 @@ namespace hbemu {
 // Every resource a client can make the server hold, bounded in one place. The server reads these
 // values; nothing else states a limit a client can reach. Each has a name usable as
 // `--limit NAME=VALUE` on the command line, and `hbase-emulator --limits` prints them all with
-// what a client gets past each one (the README's limits table is that output).
+// what a client gets past each one (docs/limits.md is that output).
 //
 // The values are set once at start-up, before any thread serves a client (SetLimits), and only
 // read after that.
@@ -59,7 +59,7 @@ struct LimitInfo {
   const char* past_it;     // what the client gets past it
 };
 
-// Every limit, in the README's order.
+// Every limit, in the order --limits and docs/limits.md list them.
 const std::vector<LimitInfo>& AllLimits();
 
 // The limits in force (defaults until SetLimits).

@@ -58,7 +58,7 @@ struct WriteTime {
 };
 
 // Reads one row as it is before the mutation: a "delete latest version" marks the n-th newest
-// visible version of its column (HBASE_SEMANTICS.md 2.2).
+// visible version of its column (docs/hbase-semantics.md#marker-timestamps).
 using RowRead =
     std::function<Status(std::string_view row, const ReadSpec& spec, RowResult* out)>;
 

@@ -47,8 +47,8 @@ struct ReadSpec {
   int32_t max_versions = 1;  // capped by each family's VERSIONS
   // A parsed filter (filter_parser.h), or null. Shared and immutable: every Get or Scanner
   // clones its own stateful instance. With a filter, versions up to the family's VERSIONS
-  // reach it and up to min(max_versions, VERSIONS) accepted ones are kept (HBASE_SEMANTICS.md
-  // 1.6).
+  // reach it and up to min(max_versions, VERSIONS) accepted ones are kept (docs/hbase-semantics.md
+  // #the-read-pipeline).
   std::shared_ptr<const Filter> filter;
   // Per-family time ranges that replace `time_range` for their family (HBase's
   // setColumnFamilyTimeRange, Thrift2 TScan.colFamTimeRangeMap). A family the table does not

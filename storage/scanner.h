@@ -60,11 +60,12 @@ class Scanner {
   // HBase's client leaves a row's last batch piece unmarked when the scan ends with it, even
   // if the region server peeked at hidden cells after it (measured on HBase 2.6.1).
   bool MoreRowsFollow(Status* status);
-  // Called with each row's key prefix before it is read; false, with *status set, when the
-  // scan must end there because the server is stopping (storage/cancel.h). HBase runs a scan
-  // region by region, each region scanner with its own copy of the filter: on entering another
-  // region the filter starts afresh (a PageFilter counts from 0 again, HBASE_SEMANTICS.md 5).
-  // The scanner's one instance is restarted, not cloned again.
+  // Called with each row's key prefix before it is read; false, with *status set, when the scan
+  // must end there because the server is stopping (storage/cancel.h). HBase runs a scan region by
+  // region, each region scanner with its own copy of the filter: on entering another region the
+  // filter starts afresh (a PageFilter counts from 0 again,
+  // docs/hbase-semantics.md#the-19-filters). The scanner's one instance is restarted, not cloned
+  // again.
   bool BeforeRow(std::string_view row_key_prefix, Status* status);
 
   leveldb::DB* const db_;

@@ -6,9 +6,9 @@
 
 namespace hbemu::storage {
 
-// The outcome of a storage operation. Storage never throws; the server turns a Status into a
-// Thrift exception at the handler edge (server/errors.h), so each code names one HBase failure
-// that clients can tell apart.
+// The outcome of a storage operation. Storage never throws; the server turns a Status into a Thrift
+// exception at the handler edge (server/thrift1/errors.h, server/thrift2/errors.h), so each code
+// names one HBase failure that clients can tell apart.
 class [[nodiscard]] Status {
  public:
   enum class Code {

@@ -68,8 +68,9 @@ void RowVisibility::EnterColumn(std::string_view qualifier) {
   version_deletes_.clear();
 }
 
-// With KEEP_DELETED_CELLS a read "sees behind" markers outside its time range; otherwise a
-// marker applies whenever it is newer than the range start (HBASE_SEMANTICS.md 2.4).
+// With KEEP_DELETED_CELLS a read "sees behind" markers outside its time range; otherwise a marker
+// applies whenever it is newer than the range start
+// (docs/hbase-semantics.md#deletes-and-time-range-reads).
 bool RowVisibility::MarkerApplies(int64_t marker_ts) const {
   if (family_desc_->keep_deleted_cells == KeepDeletedCells::kFalse) return true;
   if (purpose_ == Purpose::kFlush) {

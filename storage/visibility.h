@@ -11,11 +11,11 @@
 
 namespace hbemu::storage {
 
-// Decides which stored cells of one row a read sees, in a single pass over the row's cells in
-// key order (family, qualifier, newest first, markers before puts). This is the one home of
-// HBase's read rules (HBASE_SEMANTICS.md 1.6, 2, 3): delete markers of all four types mask
-// covered puts whatever their write order; versions are counted after deletes and capped at
-// min(request, family VERSIONS); the time range applies before counting; family TTL hides
+// Decides which stored cells of one row a read sees, in a single pass over the row's cells in key
+// order (family, qualifier, newest first, markers before puts). This is the one home of HBase's
+// read rules (docs/hbase-semantics.md: #the-read-pipeline, #deletes, #ttl): delete markers of all
+// four types mask covered puts whatever their write order; versions are counted after deletes and
+// capped at min(request, family VERSIONS); the time range applies before counting; family TTL hides
 // expired versions beyond MIN_VERSIONS; a cell TTL always hides. A family's own time range
 // (ReadSpec::family_time_ranges) replaces the read's; the per-family cell limit and offset
 // (ReadSpec::store_limit / store_offset) count the cells that pass everything above.

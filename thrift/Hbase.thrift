@@ -1,6 +1,6 @@
 // The Thrift1 interface of HBase's `hbase thrift` gateway (service `Hbase`), written for
-// hbase-emulator from the field tables in shared/THRIFT_API.md section 1. Field ids, types and
-// defaults match what HBase 2.x/3.x clients put on the wire; comments are ours.
+// hbase-emulator from the facts in docs/thrift-api.md#thrift1-the-hbase-service. Field ids, types
+// and defaults match what HBase 2.x/3.x clients put on the wire; comments are ours.
 //
 // Compatibility notes:
 //  * Every `attributes` argument is a later addition. Clients generated from the 0.90-era IDL

@@ -1,5 +1,5 @@
 // The Thrift2 interface of HBase 2.6's `hbase thrift2` gateway (service THBaseService), written
-// for hbase-emulator from the field tables in shared/THRIFT_API.md section 3. Field ids, types,
+// for hbase-emulator from the facts in docs/thrift-api.md#thrift2-thbaseservice. Field ids, types,
 // requiredness and defaults match what HBase 2.6 clients put on the wire; comments are ours.
 //
 // Compatibility notes:

@@ -1,4 +1,4 @@
-// The clock, fault and call-log controls' routes (README "Test controls").
+// The clock, fault and call-log controls' routes (docs/test-controls.md).
 
 #include "server/control/core_routes.h"
 

@@ -1,4 +1,4 @@
-// The snapshot controls' routes (README "Snapshots"): storage/snapshots.h over JSON.
+// The snapshot controls' routes (docs/test-controls.md#snapshots): storage/snapshots.h over JSON.
 
 #include "server/control/snapshot_routes.h"
 

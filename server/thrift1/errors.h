@@ -12,9 +12,9 @@ namespace hbemu::server {
 // The one mapping from storage::Status to what a Thrift1 client of HBase sees.
 //
 // HBase reports most failures as IOError whose message starts with the Java exception class
-// ("org.apache.hadoop.hbase.TableNotFoundException: t") because clients match on it. Which
-// methods turn IllegalArgumentException into the declared IllegalArgument depends on each
-// method's catch block in HBase (THRIFT_API.md 2.1.2); everywhere else it escapes as a
+// ("org.apache.hadoop.hbase.TableNotFoundException: t") because clients match on it. Which methods
+// turn IllegalArgumentException into the declared IllegalArgument depends on each method's catch
+// block in HBase (docs/thrift-api.md#thrift1-errors); everywhere else it escapes as a
 // TApplicationException, and so it does here.
 enum class InvalidArgumentAs {
   kApplicationError,  // most methods

@@ -38,7 +38,8 @@ bool HbaseHandler::isTableEnabled(const std::string& tableName) {
   return table->enabled;
 }
 
-// HBase's Thrift1 compact and majorCompact both only request a compaction (THRIFT_API.md 2.2).
+// HBase's Thrift1 compact and majorCompact both only request a compaction
+// (docs/thrift-api.md#thrift1-methods).
 void HbaseHandler::compact(const std::string& tableNameOrRegionName) {
   ThrowIfError(store_->CompactTable(TableOfRegionOrTable(tableNameOrRegionName)));
 }

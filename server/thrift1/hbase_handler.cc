@@ -25,10 +25,10 @@ namespace {
 constexpr int64_t kLatest = storage::kLatestTimestamp;
 constexpr InvalidArgumentAs kIllegalArgument = InvalidArgumentAs::kIllegalArgument;
 
-// Thrift1 reads that take a timestamp see only cells strictly older than it: HBase's handler
-// uses the time range [0, ts), whatever the IDL comments say (THRIFT_API.md 2.1.3).
-// A negative ts fails HBase's TimeRange(0, ts) while the request is built (INTERNAL_ERROR),
-// before the table is looked up.
+// Thrift1 reads that take a timestamp see only cells strictly older than it: HBase's handler uses
+// the time range [0, ts), whatever the IDL comments say (docs/thrift-api.md#thrift1-timestamps). A
+// negative ts fails HBase's TimeRange(0, ts) while the request is built (INTERNAL_ERROR), before
+// the table is looked up.
 storage::TimeRange Before(int64_t ts) {
   if (ts < 0) throw ApplicationError("maxStamp is smaller than minStamp");
   storage::TimeRange range;

@@ -33,7 +33,7 @@ storage::Status ToCompareOp(thrift2::TCompareOp::type in, storage::CompareOp* ou
 
 // TPut -> one row mutation of puts: per-cell timestamps win over the put's own.
 storage::Status ToRowMutation(const thrift2::TPut& put, storage::RowMutation* out);
-// TDelete -> one row mutation of delete markers, by deleteType (THRIFT_API.md 3.3).
+// TDelete -> one row mutation of delete markers, by deleteType (docs/thrift-api.md#tdelete).
 storage::Status ToRowMutation(const thrift2::TDelete& del, storage::RowMutation* out);
 // TRowMutations -> one atomic row mutation, every part at one server "now".
 storage::Status ToRowMutation(const thrift2::TRowMutations& mutations, storage::RowMutation* out);

@@ -1,7 +1,7 @@
 #pragma once
 
 // Thrift2 descriptors <-> the store's: column families, tables and namespaces, with the
-// attribute maps HBase's master fills in (THRIFT_API.md 3.2).
+// attribute maps HBase's master fills in (docs/thrift-api.md#thrift2-semantics).
 
 #include <string>
 #include <vector>

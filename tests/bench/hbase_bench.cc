@@ -1,6 +1,6 @@
 // hbase_bench: drives the built hbase-emulator over real sockets and prints each figure next to
 // a reference measured in the same run (the machines are shared and noisy, so only ratios mean
-// anything). See README.md "Benchmarks"; scripts/bench.sh builds and runs it.
+// anything). See docs/benchmarks.md; scripts/bench.sh builds and runs it.
 //
 // References, all in this process:
 //   - a do-nothing Hbase server (getRow answers one 100-byte cell) on libthrift's stock

@@ -3,7 +3,7 @@
     filter := atom | filter AND filter | filter OR filter | SKIP atom | WHILE atom | (filter)
 
 Each result says whether HBase's `hasFilterRow()` is true for it: a scan with batchSize and such
-a filter fails only after HBase's client has retried for minutes (../shared/oracle README), so
+a filter fails only after HBase's client has retried for minutes (measured on HBase 2.6.1), so
 the generators never combine the two.
 """
 

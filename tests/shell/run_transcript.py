@@ -12,8 +12,8 @@ too, so the list only shrinks.
 
   run_transcript.py --shell build/hbase-shell --server build/hbase-emulator     # CTest runs this
   run_transcript.py ... --update            # rewrite emulator.out from this run
-  run_transcript.py --refresh-real          # rerun the real shell (../shared/oracle/shell.sh,
-                                            # the oracle running) and rewrite real.out
+  run_transcript.py --refresh-real          # rerun the real `hbase shell` 2.6.1 (the script
+                                            # HBASE_SHELL_SH names) and rewrite real.out
 
 The session makes and drops its own tables and namespaces (gs_*), lists only those, and ends
 with none left; refresh on an oracle that holds no gs_* of its own (SHELL_FAST=1 speeds it up).

@@ -1,6 +1,7 @@
-// Namespaces and tables through the Store facade (HBASE_SEMANTICS.md 7, G85-G89): DDL rules
-// and errors, persistence across reopen, table ids that are never reused, the background sweep
-// of dropped tables and the format-version check on open.
+// Namespaces and tables through the Store facade
+// (docs/hbase-semantics.md#namespaces-and-table-names, golden cases G85-G89): DDL rules and errors,
+// persistence across reopen, table ids that are never reused, the background sweep of dropped
+// tables and the format-version check on open.
 
 #include <algorithm>
 #include <memory>

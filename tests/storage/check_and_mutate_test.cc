@@ -1,7 +1,7 @@
-// checkAndMutate's comparison with every operator (HBASE_SEMANTICS.md 6.3): the rule in
-// comparators.h and the Store call all three Thrift check-and-* methods go through. The matrix
-// below was measured on HBase 2.6.1 through Thrift2 checkAndMutate: stored absent / empty / "m"
-// against expected "", "a", "m", "z" for each operator.
+// checkAndMutate's comparison with every operator (docs/hbase-semantics.md#check-and-mutate): the
+// rule in comparators.h and the Store call all three Thrift check-and-* methods go through. The
+// matrix below was measured on HBase 2.6.1 through Thrift2 checkAndMutate: stored absent / empty /
+// "m" against expected "", "a", "m", "z" for each operator.
 
 #include <memory>
 #include <optional>

@@ -1,6 +1,6 @@
-// The filter-language parser (HBASE_SEMANTICS.md 5.1, 5.5; golden cases G68, G69, G73, G74):
-// precedence, parentheses and their quirk, quoting, argument conversion, comparators and the
-// operators each allows, the registry of 19 names, and the errors HBase raises.
+// The filter-language parser (docs/hbase-semantics.md#grammar, #malformed-filter-strings; golden
+// cases G68, G69, G73, G74): precedence, parentheses and their quirk, quoting, argument conversion,
+// comparators and the operators each allows, the registry of 19 names, and the errors HBase raises.
 
 #include <memory>
 #include <string>

@@ -1,6 +1,7 @@
-// Filter semantics through the Store (HBASE_SEMANTICS.md 1.6, 4.4, 5.2-5.4; golden cases
-// G44-G74): every registered filter, compound filters, filters reaching older versions, row-level
-// decisions, scan termination, reversed scans and batch incompatibility.
+// Filter semantics through the Store (docs/hbase-semantics.md#the-read-pipeline,
+// #batch-caching-and-limit, #the-filter-language; golden cases G44-G74): every registered filter,
+// compound filters, filters reaching older versions, row-level decisions, scan termination,
+// reversed scans and batch incompatibility.
 
 #include <cstdio>
 #include <memory>

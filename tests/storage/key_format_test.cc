@@ -40,8 +40,9 @@ struct CellCoord {
   }
 };
 
-// HBase's CellComparator order (HBASE_SEMANTICS.md 1.1), with our table id in front: row,
-// family, qualifier ascending as unsigned bytes; timestamp descending; type code descending.
+// HBase's CellComparator order (docs/hbase-semantics.md#cells-and-their-order), with our table id
+// in front: row, family, qualifier ascending as unsigned bytes; timestamp descending; type code
+// descending.
 int HBaseCompare(const CellCoord& a, const CellCoord& b) {
   if (a.table_id != b.table_id) return a.table_id < b.table_id ? -1 : 1;
   if (int c = UnsignedCompare(a.row, b.row)) return c;

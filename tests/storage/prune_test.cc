@@ -1,6 +1,6 @@
 // HBase's flush at disableTable and at the region reopen of an online schema change
-// (storage/prune.h), through the Store facade. Each expectation was read off HBase 2.6.1
-// (../shared/oracle) with the same writes; the stored cells are checked with a raw read.
+// (storage/prune.h), through the Store facade. Each expectation was read off a real HBase 2.6.1
+// with the same writes; the stored cells are checked with a raw read.
 
 #include <memory>
 #include <string>

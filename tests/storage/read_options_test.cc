@@ -1,8 +1,8 @@
-// Read options beyond rows, columns, versions and time range (HBASE_SEMANTICS.md 1.5, 4.4):
-// the per-family cell limit and offset of a Get (Thrift2 TGet.storeLimit / storeOffset), per-
-// family time ranges (TScan.colFamTimeRangeMap), the scan row limit (TScan.limit) and the
-// `partial` mark of batch pieces. Every expectation was measured on HBase 2.6.1 through its
-// Thrift2 gateway with the same data.
+// Read options beyond rows, columns, versions and time range (docs/hbase-semantics.md#time-ranges,
+// #batch-caching-and-limit): the per-family cell limit and offset of a Get (Thrift2 TGet.storeLimit
+// / storeOffset), per- family time ranges (TScan.colFamTimeRangeMap), the scan row limit
+// (TScan.limit) and the `partial` mark of batch pieces. Every expectation was measured on HBase
+// 2.6.1 through its Thrift2 gateway with the same data.
 
 #include <memory>
 #include <string>

@@ -1,5 +1,5 @@
-// Scanners over the Store facade (HBASE_SEMANTICS.md 4; golden cases G10, G11, G32-G37, G41):
-// row bounds forward and reversed, prefixes, unsigned row order, batching, paging, snapshot
+// Scanners over the Store facade (docs/hbase-semantics.md#scans; golden cases G10, G11, G32-G37,
+// G41): row bounds forward and reversed, prefixes, unsigned row order, batching, paging, snapshot
 // reads, and a randomised forward/reverse agreement check over rows rich in 0x00/0xFF.
 
 #include <algorithm>
@@ -139,7 +139,8 @@ TEST_F(BoundsScanTest, PrefixAndStartRowCombine) {
 }
 
 TEST_F(BoundsScanTest, InvertedBoundsReturnNothing) {
-  // HBASE_SEMANTICS.md 4.5: a forward scan whose stop sorts before its start returns no rows.
+  // docs/hbase-semantics.md#row-bounds: a forward scan whose stop sorts before its start returns no
+  // rows.
   EXPECT_EQ(ScanRows(Forward("c", "b")), Rows{});
   EXPECT_EQ(ScanRows(Reverse("b", "c")), Rows{});
 }

@@ -1,6 +1,7 @@
-// Row writes and point reads through the Store facade with an injected ManualClock:
-// versions, time ranges, every delete type, TTL, column selection, validation, and the
-// read-modify-write calls (HBASE_SEMANTICS.md 1-3, 6; golden cases G1-G31, G39-G43, G75-G84).
+// Row writes and point reads through the Store facade with an injected ManualClock: versions, time
+// ranges, every delete type, TTL, column selection, validation, and the read-modify-write calls
+// (docs/hbase-semantics.md#cells-and-their-order to #ttl, #increment-append-check-and-mutate;
+// golden cases G1-G31, G39-G43, G75-G84).
 
 #include <atomic>
 #include <cstring>
@@ -237,7 +238,7 @@ TEST_F(StoreTest, UnmatchedVersionDeleteMasksLaterPutAtThatTimestamp) {
 }
 
 TEST_F(StoreTest, RepeatedLatestVersionDeletesPeelVersionsOneByOne) {
-  // G16. (HBASE_SEMANTICS.md 2.2 calls this "golden test G15"; the table numbers it G16.)
+  // G16 (docs/hbase-semantics.md#marker-timestamps).
   ASSERT_OK(CreateTable({Family("f", 3)}));
   ASSERT_OK(Put("r", "f", "q", 100, "a"));
   ASSERT_OK(Put("r", "f", "q", 200, "b"));
@@ -440,7 +441,7 @@ TEST_F(TtlStoreTest, ExpiryFollowsTheClockRelativeToCellTimestamp) {
 }
 
 TEST_F(TtlStoreTest, MinVersionsKeepsNewestExpiredVersion) {
-  // G29, G30 (and the worked example in HBASE_SEMANTICS.md 3)
+  // G29, G30 (and the worked example in docs/hbase-semantics.md#ttl)
   ASSERT_OK(CreateTtlTable(3600, 3, 1));
   ASSERT_OK(Put("r", "f", "q", kNow - 10 * kHourMs, "a"));
   ASSERT_OK(Put("r", "f", "q", kNow - 9 * kHourMs, "b"));

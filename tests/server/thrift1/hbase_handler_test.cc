@@ -1,6 +1,6 @@
 // The Hbase handler called in-process (no socket): the Thrift-edge translation rules of
-// THRIFT_API.md section 2 — column specs, result shapes, exception types and messages, the
-// mutateRow/mutateRows ordering, and the scanner lifecycle.
+// docs/thrift-api.md#thrift1-the-hbase-service — column specs, result shapes, exception types and
+// messages, the mutateRow/mutateRows ordering, and the scanner lifecycle.
 
 #include "server/thrift1/hbase_handler.h"
 
