@@ -11,8 +11,8 @@ Fixtures (`pytest --fixtures` shows each one's docstring)
   hbase_emulator_seed (session) override it to load the data every test starts from.
   hbase_connection (function) a happybase.Connection to it, closed after the test.
   hbase_reset      (function) empties every user table before the test (schemas and splits kept).
-  hbase_controls, hbase_clock, hbase_faults, hbase_calls: the test controls (README "Test
-                   controls"); the server runs with --test-controls unless hbase_emulator_args
+  hbase_controls, hbase_clock, hbase_faults, hbase_calls: the test controls
+                   (docs/test-controls.md); the server runs with --test-controls unless hbase_emulator_args
                    binds other addresses or has --no-admin.
   hbase_snapshots  (session) the server's snapshots (snapshot_plugin.py).
   A failing test that used the server gets the server-side errors seen during it appended to
