@@ -105,7 +105,7 @@ def parse_blocks(path, text=None):
 
 def output_matches(expected, actual):
     """Line by line; `...` in an expected line matches any text, trailing blanks are ignored."""
-    want = expected.rstrip("\n").split("\n")
+    want = expected.rstrip("\n").split("\n") if expected.strip("\n") else []
     have = actual.rstrip("\n").split("\n") if actual.strip("\n") else []
     want = [w.rstrip() for w in want]
     have = [h.rstrip() for h in have]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Packs the fully static binaries (scripts/static_build.sh) for each architecture asked, as
 #   dist/hbase-emulator-<version>-linux-<arch>.tar.gz
-# with bin/hbase-emulator, bin/hbase-shell (stripped), README.md, PACKAGE.txt (what it is, the
-# --version text) and THIRD_PARTY_LICENSES.txt (the notices of every library linked in), and the
+# with bin/hbase-emulator, bin/hbase-shell (stripped), README.md, COMPATIBILITY.md, docs/,
+# PACKAGE.txt (what it is, the --version text) and THIRD_PARTY_LICENSES.txt (the notices of every library linked in), and the
 # Python wheel
 #   dist/hbase_emulator-<version>-py3-none-manylinux_2_17_<arch>.manylinux2014_<arch>.musllinux_1_1_<arch>.whl
 # (python-compat: the same binaries, the pytest plugin and the tools; scikit-build-core, pinned in
@@ -39,7 +39,9 @@ pack() {
   for b in hbase-emulator hbase-shell; do
     "$prefix/bin/$target-objcopy" --strip-all "$build_dir/$b" "$stage/$name/bin/$b"
   done
-  cp "$repo/README.md" "$stage/$name/"
+  # README's links resolve inside the tarball too.
+  cp "$repo/README.md" "$repo/COMPATIBILITY.md" "$stage/$name/"
+  cp -r "$repo/docs" "$stage/$name/docs"
   local version_text
   if [ "$arch" = "$(uname -m)" ]; then
     version_text="$("$build_dir/hbase-emulator" --version)"
