@@ -1,6 +1,7 @@
 // hbase-shell: HBase's shell commands (create, put, scan, ...) over HBase's Thrift gateways,
 // without Java. Interactive with line editing and history (libedit), or non-interactive from
-// -e, a script file or stdin, stopping with a non-zero status at the first error.
+// -e or a script file, stopping with a non-zero status at the first error, or from stdin as
+// `hbase shell < file` (errors printed, the script going on) or `hbase shell -n` (stopping).
 
 #include <editline/readline.h>
 #include <poll.h>
@@ -35,7 +36,8 @@ const char kUsage[] =
     "  --compact             compact protocol (default binary)\n"
     "  --timeout-ms N        socket timeout (default 60000)\n"
     "  -e, --execute CMD     run CMD (repeatable) and exit; non-zero status on the first error\n"
-    "  -n, --non-interactive read commands from stdin even when it is a terminal\n"
+    "  -n, --non-interactive read commands from stdin even when it is a terminal, and stop\n"
+    "                        with status 1 at the first error (HBase's -n)\n"
     "  --transcript          run the script file as `hbase shell FILE` does: echo each\n"
     "                        command after the prompt, print errors and go on\n"
     "  -D KEY=VALUE          a setting, as HBase's shell takes it; known:\n"
@@ -43,7 +45,9 @@ const char kUsage[] =
     "  --version             print the version, the commit built from and library versions\n"
     "  -h, --help            this text\n"
     "Without -e or a script file, commands are read from stdin: interactively with line\n"
-    "editing and history (~/.hbase_shell_history) on a terminal, as a script otherwise.\n";
+    "editing and history (~/.hbase_shell_history) on a terminal; otherwise as\n"
+    "`hbase shell < file` runs them: each echoed after the prompt, errors printed and the\n"
+    "script going on (status 0); with -n the first error stops it (status 1).\n";
 
 bool ParsePort(const std::string& text, int* port) {
   try {
@@ -73,6 +77,11 @@ std::string ServerLine(Connection& connection) {
   } catch (const std::exception& e) {
     return "Server: " + where + ", not reachable now: " + e.what();
   }
+}
+
+std::string Banner(Connection& connection) {
+  return std::string("HBase Shell (hbase-emulator ") + kShellVersion + ")\n" +
+         ServerLine(connection) + "\n" + "Type \"help\" for the commands, \"exit\" to leave.\n";
 }
 
 // Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell.
@@ -146,9 +155,7 @@ int Interactive(Shell& shell, Connection& connection) {
   action.sa_flags = 0;  // no SA_RESTART: the terminal read returns and readline with it
   sigaction(SIGINT, &action, nullptr);
   if (!history.empty()) read_history(history.c_str());
-  std::cout << "HBase Shell (hbase-emulator " << kShellVersion << ")\n"
-            << ServerLine(connection) << "\n"
-            << "Type \"help\" for the commands, \"exit\" to leave.\n";
+  std::cout << Banner(connection);
   int line_number = 1;
   std::string pending;
   while (!shell.exit_requested()) {
@@ -276,5 +283,19 @@ int main(int argc, char** argv) {
     return Interactive(shell, connection);
   }
   Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
-  return shell.RunScript(std::cin);
+  if (force_script) {
+    // `hbase shell -n`: each command echoed after the prompt, the first error ends the run.
+    shell.set_echo(true);
+    const int rc = shell.RunScript(std::cin);
+    if (rc != 0) std::cerr << "  at line " << shell.failed_line() << " of stdin\n";
+    return rc;
+  }
+  // `hbase shell < file`: an irb session fed by a pipe. The banner, each command echoed after
+  // the prompt, errors printed as on a terminal and the script going on; the status is 0, as
+  // HBase's, whatever failed (-n is the way to stop at an error).
+  std::cout << Banner(connection);
+  shell.set_transcript(true);
+  shell.RunScript(std::cin);
+  if (!shell.exit_requested()) std::cout << shell.NextPrompt() << "\n";
+  return 0;
 }

@@ -203,12 +203,15 @@ bool Shell::Execute(const std::string& text) {
   if (command.name == "desc") it = commands_.find("describe");
   if (command.name == "quit") it = commands_.find("exit");
   if (it == commands_.end()) {
+    // What Ruby raises: a bare word may be a variable, a call can only be a method.
+    std::string what = command.call
+                           ? "NoMethodError (undefined method `" + command.name + "'"
+                           : "NameError (undefined local variable or method `" + command.name + "'";
     if (interactive_) {
-      // irb's report of a NameError; no timing, as the command never ran.
-      out_ << "Traceback (most recent call last):\nNameError (undefined local variable or method `"
-           << command.name << "' for #<HBaseReceiver:0x00000000>)\n";
+      // irb's report; no timing, as the command never ran.
+      out_ << "Traceback (most recent call last):\n" << what << " for #<HBaseReceiver:0x00000000>)\n";
     } else {
-      err_ << "ERROR: undefined local variable or method `" << command.name << "' for main:Object\n";
+      err_ << "ERROR: " << what.substr(what.find('(') + 1) << " for main:Object\n";
     }
     return false;
   }
@@ -292,6 +295,12 @@ bool Shell::Execute(const std::string& text) {
   return failure.empty();
 }
 
+std::string Shell::NextPrompt(bool continued) const {
+  char prompt[32];
+  std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", lines_read_ + 1, continued ? '*' : '>');
+  return prompt;
+}
+
 int Shell::RunScript(std::istream& in) {
   std::string pending;
   std::string line;
@@ -299,11 +308,8 @@ int Shell::RunScript(std::istream& in) {
   int first = 0;  // the line the pending command began on
   while (std::getline(in, line)) {
     ++number;
-    if (echo_) {
-      char prompt[32];
-      std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", number, pending.empty() ? '>' : '*');
-      out_ << prompt << line << "\n";
-    }
+    if (echo_) out_ << NextPrompt(!pending.empty()) << line << "\n";
+    ++lines_read_;
     if (pending.empty()) first = number;
     pending += pending.empty() ? line : "\n" + line;
     if (NeedsMoreInput(pending)) continue;

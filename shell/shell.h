@@ -83,6 +83,9 @@ class Shell {
   // Echo each command after the prompt, errors still stopping the script (--init's log).
   void set_echo(bool on) { echo_ = on; }
 
+  // irb's prompt for the next line read ("hbase:012:0> "; "*" instead of ">" inside a command).
+  std::string NextPrompt(bool continued = false) const;
+
   // The script line (1-based) where the command that stopped RunScript began; 0 if none did.
   int failed_line() const { return failed_line_; }
 
@@ -102,6 +105,7 @@ class Shell {
   bool keep_existing_ = false;
   bool echo_ = false;
   int failed_line_ = 0;
+  int lines_read_ = 0;  // by RunScript, over all its calls: irb numbers the session's lines
   CommandTable commands_;
 };
 

@@ -110,6 +110,7 @@ class Parser {
     SkipSpace();
     if (pos_ != src_.size()) return Fail("syntax error, unexpected input", error);
     if (!trailing_hash.pairs.empty()) command->args.push_back(std::move(trailing_hash));
+    command->call = parens || !command->args.empty();
     return true;
   }
 

@@ -47,6 +47,9 @@ bool IsShellConstant(const std::string& name);
 struct Command {
   std::string name;
   std::vector<Value> args;
+  // Written as a method call (arguments or parentheses): Ruby reports an unknown name as a
+  // NoMethodError then, a NameError for a bare word.
+  bool call = false;
 };
 
 // Parses one command. Returns false with a Ruby-style syntax message in *error.
