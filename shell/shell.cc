@@ -9,6 +9,7 @@
 
 #include <thrift/transport/TTransportException.h>
 
+#include "shell/descriptors.h"
 #include "storage/schema.h"
 
 namespace hbemu::shell {
@@ -186,33 +187,114 @@ std::string Shell::Translate(const std::string& name, const CommandSpec& spec,
   return FirstLine(message);
 }
 
-bool Shell::Execute(const std::string& text) {
-  Command command;
+bool Shell::Parse(const std::string& text, Command* command) {
   std::string error;
+  if (ParseCommand(text, command, &error)) return true;
+  err_ << "ERROR: " << error << "\n";
+  if (interactive_) err_ << "\n";
+  return false;
+}
+
+void Shell::RubyError(const std::string& error, const std::string& receiver) {
+  if (interactive_) {
+    // irb's report; no timing, as no command ran.
+    out_ << "Traceback (most recent call last):\n" << error << " for " << receiver << ")\n";
+  } else {
+    err_ << "ERROR: " << error.substr(error.find('(') + 1) << " for "
+         << (receiver[0] == '#' ? "main:Object" : receiver) << "\n";
+  }
+}
+
+bool Shell::Execute(const std::string& text) {
   {
     // Blank or comment-only input does nothing, as in irb.
     size_t p = text.find_first_not_of(" \t\r\n");
     if (p == std::string::npos || text[p] == '#') return true;
   }
-  if (!ParseCommand(text, &command, &error)) {
-    err_ << "ERROR: " << error << "\n";
-    if (interactive_) err_ << "\n";
+  Command command;
+  const ReferenceStatement ref = ParseReferenceStatement(text);
+  if (ref.kind == ReferenceStatement::Kind::kMethod) return CallTableMethod(ref);
+  if (ref.kind == ReferenceStatement::Kind::kAssign) {
+    if (!Parse(ref.rest, &command)) return false;
+    const bool ok = Run(command, Timing::kLine);
+    // create and get_table return a table reference; what other commands return is not kept
+    // (a later t.put is then a NoMethodError on nil, as in Ruby).
+    std::string& value = variables_[ref.variable];
+    value.clear();
+    if (ok && (command.name == "create" || command.name == "get_table") && !command.args.empty()) {
+      value = command.args[0].ToS();
+    }
+    return ok;
+  }
+  if (!Parse(text, &command)) return false;
+  auto variable = variables_.find(command.name);
+  if (variable != variables_.end() && !command.call) {
+    if (interactive_) out_ << "=> " << (variable->second.empty() ? "nil" : InspectTable(variable->second)) << "\n";
+    return true;
+  }
+  return Run(command, Timing::kLine);
+}
+
+bool Shell::CallTableMethod(const ReferenceStatement& ref) {
+  auto variable = variables_.find(ref.variable);
+  if (variable == variables_.end()) {
+    RubyError("NameError (undefined local variable or method `" + ref.variable + "'",
+              "#<HBaseReceiver:0x00000000>");
     return false;
   }
+  const std::string& table = variable->second;
+  if (table.empty()) {
+    RubyError("NoMethodError (undefined method `" + ref.method + "'", "nil:NilClass");
+    return false;
+  }
+  const TableMethod method = LookUpTableMethod(ref.method);
+  Command command;
+  if (!Parse("m" + ref.rest, &command)) return false;
+  switch (method) {
+    case TableMethod::kUnknown:
+      RubyError("NoMethodError (undefined method `" + ref.method + "'",
+                InspectTable(table) + ":Hbase::Table");
+      return false;
+    case TableMethod::kClose:
+      return true;
+    case TableMethod::kInspect:
+      if (interactive_) out_ << "=> \"" << InspectTable(table) << "\"\n";
+      return true;
+    case TableMethod::kHelp:
+      // HBase prints the help text alone here, without the timing table_help has.
+      command.name = command.args.empty() ? "table_help" : "help";
+      return Run(command, Timing::kNone);
+    case TableMethod::kAllColumns:
+      try {
+        t2::TTableDescriptor desc;
+        connection_->Thrift2().getTableDescriptor(desc, TableNameOf(table));
+        std::vector<std::string> columns;
+        for (const auto& f : desc.columns) columns.push_back(f.name + ":");
+        if (interactive_) out_ << "=> " << InspectList(columns) << "\n";
+        return true;
+      } catch (const std::exception& e) {
+        // The Java client's descriptor call fails the same way (a missing table, a lost server).
+        command.name = "describe";
+        command.args = {Value::String(table)};
+        return Run(command, Timing::kLine);
+      }
+    case TableMethod::kCommand:
+      command.name = ref.method;
+      command.args.insert(command.args.begin(), Value::String(table));
+      return Run(command, Timing::kUnterminated);
+  }
+  return false;
+}
+
+bool Shell::Run(const Command& command, Timing timing) {
   auto it = commands_.find(command.name);
   if (command.name == "desc") it = commands_.find("describe");
   if (command.name == "quit") it = commands_.find("exit");
   if (it == commands_.end()) {
     // What Ruby raises: a bare word may be a variable, a call can only be a method.
-    std::string what = command.call
-                           ? "NoMethodError (undefined method `" + command.name + "'"
-                           : "NameError (undefined local variable or method `" + command.name + "'";
-    if (interactive_) {
-      // irb's report; no timing, as the command never ran.
-      out_ << "Traceback (most recent call last):\n" << what << " for #<HBaseReceiver:0x00000000>)\n";
-    } else {
-      err_ << "ERROR: " << what.substr(what.find('(') + 1) << " for main:Object\n";
-    }
+    RubyError(command.call ? "NoMethodError (undefined method `" + command.name + "'"
+                           : "NameError (undefined local variable or method `" + command.name + "'",
+              "#<HBaseReceiver:0x00000000>");
     return false;
   }
   // Commands only this shell has (reset, the test controls) take constants of their own.
@@ -280,13 +362,16 @@ bool Shell::Execute(const std::string& text) {
   double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out_.flush();
   char took_line[64];
-  std::snprintf(took_line, sizeof(took_line), "Took %.4f seconds\n", took);
+  // A command called on a table reference ends its timing line without a newline in HBase
+  // 2.6.1 (the next prompt or "=> 2" follows on the same line); so does this shell.
+  std::snprintf(took_line, sizeof(took_line), "Took %.4f seconds%s", took,
+                timing == Timing::kUnterminated ? "" : "\n");
   // Interactive: HBase prints the error, then the timing. A script: the timing is printed as
   // the command ends, then the error stops the script.
   if (!failure.empty() && interactive_) {
     out_ << "\nERROR: " << failure << "\n\nFor usage try 'help \"" << it->first << "\"'\n\n";
   }
-  if (spec.timed) out_ << took_line;
+  if (spec.timed && timing != Timing::kNone) out_ << took_line;
   if (interactive_ && failure.empty() && formatter.has_return()) {
     out_ << "=> " << formatter.return_value() << "\n";
   }

@@ -9,6 +9,7 @@
 
 #include "shell/connection.h"
 #include "shell/formatter.h"
+#include "shell/table_reference.h"
 #include "shell/value.h"
 
 namespace hbemu::shell {
@@ -94,6 +95,16 @@ class Shell {
   void set_keep_existing(bool keep) { keep_existing_ = keep; }
 
  private:
+  // Parses one command, printing a syntax error; false when it has one.
+  bool Parse(const std::string& text, Command* command);
+  // Runs a parsed command and prints its output, timing and error as HBase's shell does.
+  enum class Timing { kLine, kUnterminated, kNone };
+  bool Run(const Command& command, Timing timing);
+  // `t.put ...` and the other methods of a table reference.
+  bool CallTableMethod(const ReferenceStatement& statement);
+  // A NameError or NoMethodError as irb reports it ("NameError (undefined ...", "receiver").
+  void RubyError(const std::string& error, const std::string& receiver);
+
   std::string Translate(const std::string& name, const CommandSpec& spec,
                         const std::vector<Value>& args, const std::string& server_message);
 
@@ -107,6 +118,8 @@ class Shell {
   int failed_line_ = 0;
   int lines_read_ = 0;  // by RunScript, over all its calls: irb numbers the session's lines
   CommandTable commands_;
+  // Local variables of the session: the table a reference names, or "" for any other value.
+  std::map<std::string, std::string> variables_;
 };
 
 // Column "f:q" as family and qualifier; has_qualifier is false for "f" (the whole family).
