@@ -9,6 +9,7 @@
 
 #include "shell/bytes_text.h"
 #include "shell/cell_format.h"
+#include "shell/interrupt.h"
 #include "shell/shell.h"
 #include "storage/filter_parser.h"
 
@@ -304,10 +305,12 @@ long ForEachRow(CommandContext& ctx, const std::string& table, const t2::TScan& 
   try {
     bool more = true;
     while (more) {
+      ThrowIfInterrupted(rows);  // Ctrl-C: stop between two fetches (the scanner is closed)
       std::vector<t2::TResult> results;
       client.getScannerRows(results, id, batch);
       if (results.empty()) break;
       for (const auto& r : results) {
+        ThrowIfInterrupted(rows);
         if (rows == 0 || r.row != last_row) {
           if (limit > 0 && distinct >= limit) {
             more = false;

@@ -18,7 +18,10 @@
 #include <string>
 #include <vector>
 
+#include <thrift/TOutput.h>
+
 #include "shell/cell_format.h"
+#include "shell/interrupt.h"
 #include "shell/shell.h"
 #include "shell/version.h"
 
@@ -84,16 +87,21 @@ std::string Banner(Connection& connection) {
          ServerLine(connection) + "\n" + "Type \"help\" for the commands, \"exit\" to leave.\n";
 }
 
-// Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell.
-volatile sig_atomic_t g_interrupted = 0;
-void OnInterrupt(int) { g_interrupted = 1; }
+// Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell;
+// while a command runs it stops a scan or count (interrupt.h).
+void OnInterrupt(int) { RequestInterrupt(); }
+
+// libthrift prints its own diagnostics ("TSocket::open() connect() <Host: ...>: Connection
+// refused") to stderr before it throws; the exception carries the same news and the shell
+// reports it in its own words, so the library's lines are dropped.
+void DropThriftOutput(const char*) {}
 
 // libedit reads the next key again when a signal interrupts its read, so a Ctrl-C that came
 // while it was between two reads waited for another key. This read gives up once the flag is
 // set (checked at least every 100 ms), and readline returns at once.
 int ReadKey(FILE*) {
   for (;;) {
-    if (g_interrupted) return EOF;
+    if (InterruptRequested()) return EOF;
     pollfd terminal{STDIN_FILENO, POLLIN, 0};
     const int ready = poll(&terminal, 1, 100);
     if (ready < 0 && errno != EINTR) return EOF;
@@ -109,6 +117,7 @@ int ReadKey(FILE*) {
 Shell* g_shell = nullptr;
 Connection* g_connection = nullptr;
 std::vector<std::string> g_candidates;
+std::string g_quote;  // wrapped around each candidate: "'" when the word has no quote yet
 
 char* NextCandidate(const char* text, int state) {
   static size_t index;
@@ -116,19 +125,28 @@ char* NextCandidate(const char* text, int state) {
   size_t length = std::strlen(text);
   while (index < g_candidates.size()) {
     const std::string& c = g_candidates[index++];
-    if (c.compare(0, length, text) == 0) return strdup(c.c_str());
+    if (c.compare(0, length, text) == 0) return strdup((g_quote + c + g_quote).c_str());
   }
   return nullptr;
 }
 
 char** Complete(const char* text, int start, int) {
   g_candidates.clear();
+  g_quote.clear();
   std::string before(rl_line_buffer, start);
   rl_completion_append_character = ' ';
   if (before.find_first_not_of(" \t") == std::string::npos) {
     g_candidates = g_shell->CommandNames();
   } else {
-    rl_completion_append_character = '\0';  // the user closes the quote
+    // A table name is a Ruby string: after an opening quote the completion closes it
+    // (get 'my -> get 'mytable'), a bare word becomes a quoted one (get my -> get 'mytable').
+    const char opened = before.empty() ? '\0' : before.back();
+    if (opened == '\'' || opened == '"') {
+      rl_completion_append_character = opened;
+    } else {
+      rl_completion_append_character = '\0';
+      g_quote = "'";
+    }
     try {
       g_connection->Thrift1().getTableNames(g_candidates);
     } catch (const std::exception&) {
@@ -152,7 +170,9 @@ int Interactive(Shell& shell, Connection& connection) {
   struct sigaction action {};
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;  // no SA_RESTART: the terminal read returns and readline with it
+  // SA_RESTART: a Ctrl-C must not fail the write or Thrift read a running command is in (it
+  // stops the command between rows instead); ReadKey polls the flag, so readline still returns.
+  action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   if (!history.empty()) read_history(history.c_str());
   std::cout << Banner(connection);
@@ -162,9 +182,9 @@ int Interactive(Shell& shell, Connection& connection) {
     char prompt[32];
     std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", line_number,
                   pending.empty() ? '>' : '*');
-    g_interrupted = 0;
+    ClearInterrupt();
     char* raw = readline(prompt);
-    if (g_interrupted) {  // Ctrl-C: drop the line (and a command still open), prompt again
+    if (InterruptRequested()) {  // Ctrl-C: drop the line (and a command still open), prompt again
       std::free(raw);
       std::cout << "^C\n";
       pending.clear();
@@ -257,6 +277,7 @@ int main(int argc, char** argv) {
     }
   }
 
+  apache::thrift::GlobalOutput.setOutputFunction(DropThriftOutput);
   Connection connection(options);
   if (!commands.empty() || !script.empty()) {
     Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);

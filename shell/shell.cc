@@ -10,6 +10,7 @@
 #include <thrift/transport/TTransportException.h>
 
 #include "shell/descriptors.h"
+#include "shell/interrupt.h"
 #include "storage/schema.h"
 
 namespace hbemu::shell {
@@ -322,6 +323,8 @@ bool Shell::Run(const Command& command, Timing timing) {
   CommandContext ctx{command.args, *connection_, formatter};
   auto start = std::chrono::steady_clock::now();
   std::string failure;
+  bool interrupted = false;
+  ClearInterrupt();  // a Ctrl-C from before this command is not for it
   try {
     // (create checks its name after its families, as HBase's admin does; a name with a comma is
     // a region name, which flush and compact also take.)
@@ -334,6 +337,12 @@ bool Shell::Run(const Command& command, Timing timing) {
       if (!valid.ok()) throw ShellError(valid.message());
     }
     spec.run(ctx);
+  } catch (const Interrupted& e) {
+    // Ctrl-C: what was printed stays, a line says where it stopped, the session goes on.
+    interrupted = true;
+    failure = "interrupted";
+    out_.clear();
+    out_ << "Interrupted (Ctrl-C) after " << e.rows() << " row(s)\n";
   } catch (const ShellError& e) {
     failure = e.what();
   } catch (const t1::IOError& e) {
@@ -368,7 +377,7 @@ bool Shell::Run(const Command& command, Timing timing) {
                 timing == Timing::kUnterminated ? "" : "\n");
   // Interactive: HBase prints the error, then the timing. A script: the timing is printed as
   // the command ends, then the error stops the script.
-  if (!failure.empty() && interactive_) {
+  if (!failure.empty() && interactive_ && !interrupted) {
     out_ << "\nERROR: " << failure << "\n\nFor usage try 'help \"" << it->first << "\"'\n\n";
   }
   if (spec.timed && timing != Timing::kNone) out_ << took_line;
@@ -376,7 +385,9 @@ bool Shell::Run(const Command& command, Timing timing) {
     out_ << "=> " << formatter.return_value() << "\n";
   }
   out_.flush();
-  if (!failure.empty() && !interactive_) err_ << "ERROR: " << failure << "\n" << std::flush;
+  if (!failure.empty() && !interactive_ && !interrupted) {
+    err_ << "ERROR: " << failure << "\n" << std::flush;
+  }
   return failure.empty();
 }
 
