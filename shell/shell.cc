@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <istream>
 #include <ostream>
+#include <set>
 
 #include <thrift/transport/TTransportException.h>
 
@@ -138,6 +139,16 @@ bool NamespaceExists(Connection& connection, const std::string& ns) {
     if (n == ns) return true;
   }
   return false;
+}
+
+// Commands that only read: asked again once when the connection they found was lost.
+bool SafeToRetry(const std::string& name) {
+  static const std::set<std::string> kReads = {
+      "get", "scan", "count", "get_counter", "exists", "list", "describe", "desc", "is_enabled",
+      "is_disabled", "list_namespace", "list_namespace_tables", "describe_namespace",
+      "get_splits", "list_regions", "locate_region", "status", "version", "whoami",
+      "list_snapshots", "list_table_snapshots", "show_filters", "get_table", "table_help", "help"};
+  return kReads.count(name) != 0;
 }
 
 }  // namespace
@@ -287,6 +298,50 @@ bool Shell::CallTableMethod(const ReferenceStatement& ref) {
   return false;
 }
 
+std::string Shell::Attempt(const std::string& name, const CommandSpec& spec, const Command& command,
+                           CommandContext& ctx, bool* interrupted, bool* lost) {
+  std::string failure;
+  try {
+    // (create checks its name after its families, as HBase's admin does; a name with a comma is
+    // a region name, which flush and compact also take.)
+    if (spec.subject == Subject::kTable && name != "create" && !command.args.empty() &&
+        command.args[0].IsString() && command.args[0].text.find(',') == std::string::npos) {
+      // The Java client makes a TableName of the argument before any call; an illegal name
+      // fails there with TableName's text (HBase's gateways would answer "Internal error").
+      storage::TableName parsed;
+      storage::Status valid = storage::ParseTableName(command.args[0].text, &parsed);
+      if (!valid.ok()) throw ShellError(valid.message());
+    }
+    spec.run(ctx);
+  } catch (const Interrupted& e) {
+    // Ctrl-C: what was printed stays, a line says where it stopped, the session goes on.
+    *interrupted = true;
+    failure = "interrupted";
+    out_.clear();
+    out_ << "Interrupted (Ctrl-C) after " << e.rows() << " row(s)\n";
+  } catch (const ShellError& e) {
+    failure = e.what();
+  } catch (const t1::IOError& e) {
+    failure = Translate(name, spec, command.args, e.message);
+  } catch (const t1::IllegalArgument& e) {
+    failure = Translate(name, spec, command.args, e.message);
+  } catch (const t1::AlreadyExists& e) {
+    failure = Translate(name, spec, command.args, "TableExistsException: " + e.message);
+  } catch (const t2::TIOError& e) {
+    failure = Translate(name, spec, command.args, e.message);
+  } catch (const t2::TIllegalArgument& e) {
+    failure = Translate(name, spec, command.args, e.message);
+  } catch (const ServerUnreachable& e) {
+    failure = std::string("cannot reach the HBase Thrift server at ") + e.what();
+  } catch (const apache::thrift::transport::TTransportException& e) {
+    *lost = true;
+    failure = e.what();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  return failure;
+}
+
 bool Shell::Run(const Command& command, Timing timing) {
   auto it = commands_.find(command.name);
   if (command.name == "desc") it = commands_.find("describe");
@@ -325,41 +380,21 @@ bool Shell::Run(const Command& command, Timing timing) {
   std::string failure;
   bool interrupted = false;
   ClearInterrupt();  // a Ctrl-C from before this command is not for it
-  try {
-    // (create checks its name after its families, as HBase's admin does; a name with a comma is
-    // a region name, which flush and compact also take.)
-    if (spec.subject == Subject::kTable && it->first != "create" && !command.args.empty() &&
-        command.args[0].IsString() && command.args[0].text.find(',') == std::string::npos) {
-      // The Java client makes a TableName of the argument before any call; an illegal name
-      // fails there with TableName's text (HBase's gateways would answer "Internal error").
-      storage::TableName parsed;
-      storage::Status valid = storage::ParseTableName(command.args[0].text, &parsed);
-      if (!valid.ok()) throw ShellError(valid.message());
-    }
-    spec.run(ctx);
-  } catch (const Interrupted& e) {
-    // Ctrl-C: what was printed stays, a line says where it stopped, the session goes on.
-    interrupted = true;
-    failure = "interrupted";
-    out_.clear();
-    out_ << "Interrupted (Ctrl-C) after " << e.rows() << " row(s)\n";
-  } catch (const ShellError& e) {
-    failure = e.what();
-  } catch (const t1::IOError& e) {
-    failure = Translate(it->first, spec, command.args, e.message);
-  } catch (const t1::IllegalArgument& e) {
-    failure = Translate(it->first, spec, command.args, e.message);
-  } catch (const t1::AlreadyExists& e) {
-    failure = Translate(it->first, spec, command.args, "TableExistsException: " + e.message);
-  } catch (const t2::TIOError& e) {
-    failure = Translate(it->first, spec, command.args, e.message);
-  } catch (const t2::TIllegalArgument& e) {
-    failure = Translate(it->first, spec, command.args, e.message);
-  } catch (const apache::thrift::transport::TTransportException& e) {
-    failure = std::string("cannot reach the HBase Thrift server at ") +
-              connection_->options().host + ": " + e.what();
-  } catch (const std::exception& e) {
-    failure = e.what();
+  // A connection the server closed while the shell sat idle is replaced before it is used.
+  connection_->DropClosedSides();
+  for (bool retried = false;; retried = true) {
+    bool lost = false;
+    failure = Attempt(it->first, spec, command, ctx, &interrupted, &lost);
+    if (!lost) break;
+    // Lost in use (the server restarted or dropped it mid-call): the next call reconnects. A
+    // read is asked again once; a change may or may not have reached the server, so it is not.
+    connection_->Reset();
+    const bool safe = SafeToRetry(it->first);
+    if (!retried && safe) continue;
+    failure = "the connection to the HBase Thrift server was lost (" + failure + "); " +
+              (safe ? "asked again, it was lost again" : "the command may or may not have been applied") +
+              ". The next command reconnects.";
+    break;
   }
   if (keep_existing_ && !failure.empty() &&
       ((it->first == "create" && failure.rfind("Table already exists", 0) == 0) ||

@@ -100,6 +100,10 @@ class Shell {
   // Runs a parsed command and prints its output, timing and error as HBase's shell does.
   enum class Timing { kLine, kUnterminated, kNone };
   bool Run(const Command& command, Timing timing);
+  // One try of a command: its error text, or "" on success. *lost: the connection was lost
+  // (the text is the transport's); *interrupted: Ctrl-C stopped it.
+  std::string Attempt(const std::string& name, const CommandSpec& spec, const Command& command,
+                      CommandContext& ctx, bool* interrupted, bool* lost);
   // `t.put ...` and the other methods of a table reference.
   bool CallTableMethod(const ReferenceStatement& statement);
   // A NameError or NoMethodError as irb reports it ("NameError (undefined ...", "receiver").
