@@ -179,11 +179,9 @@ int Interactive(Shell& shell, Connection& connection) {
   int line_number = 1;
   std::string pending;
   while (!shell.exit_requested()) {
-    char prompt[32];
-    std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", line_number,
-                  pending.empty() ? '>' : '*');
+    const std::string prompt = IrbPrompt(line_number, pending);
     ClearInterrupt();
-    char* raw = readline(prompt);
+    char* raw = readline(prompt.c_str());
     if (InterruptRequested()) {  // Ctrl-C: drop the line (and a command still open), prompt again
       std::free(raw);
       std::cout << "^C\n";

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <istream>
@@ -426,10 +427,20 @@ bool Shell::Run(const Command& command, Timing timing) {
   return failure.empty();
 }
 
-std::string Shell::NextPrompt(bool continued) const {
-  char prompt[32];
-  std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", lines_read_ + 1, continued ? '*' : '>');
+std::string IrbPrompt(int line, const std::string& pending) {
+  char prompt[48];
+  if (pending.empty()) {
+    std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0> ", line);
+  } else {
+    const OpenState open = OpenStateOf(pending);
+    std::snprintf(prompt, sizeof(prompt), "hbase:%03d:%d%c ", line, std::max(open.depth, 0),
+                  open.quote ? open.quote : '*');
+  }
   return prompt;
+}
+
+std::string Shell::NextPrompt(const std::string& pending) const {
+  return IrbPrompt(lines_read_ + 1, pending);
 }
 
 int Shell::RunScript(std::istream& in) {
@@ -439,7 +450,7 @@ int Shell::RunScript(std::istream& in) {
   int first = 0;  // the line the pending command began on
   while (std::getline(in, line)) {
     ++number;
-    if (echo_) out_ << NextPrompt(!pending.empty()) << line << "\n";
+    if (echo_) out_ << NextPrompt(pending) << line << "\n";
     ++lines_read_;
     if (pending.empty()) first = number;
     pending += pending.empty() ? line : "\n" + line;

@@ -84,8 +84,8 @@ class Shell {
   // Echo each command after the prompt, errors still stopping the script (--init's log).
   void set_echo(bool on) { echo_ = on; }
 
-  // irb's prompt for the next line read ("hbase:012:0> "; "*" instead of ">" inside a command).
-  std::string NextPrompt(bool continued = false) const;
+  // irb's prompt for the next line read, `pending` the command still open (IrbPrompt).
+  std::string NextPrompt(const std::string& pending = "") const;
 
   // The script line (1-based) where the command that stopped RunScript began; 0 if none did.
   int failed_line() const { return failed_line_; }
@@ -125,6 +125,10 @@ class Shell {
   // Local variables of the session: the table a reference names, or "" for any other value.
   std::map<std::string, std::string> variables_;
 };
+
+// irb's prompt for script line `line`: "hbase:012:0> ", or within a command still open
+// (`pending`) its bracket depth and "*", or the open quote ("hbase:013:1* ", "hbase:013:0' ").
+std::string IrbPrompt(int line, const std::string& pending);
 
 // Column "f:q" as family and qualifier; has_qualifier is false for "f" (the whole family).
 struct ColumnName {

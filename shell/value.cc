@@ -45,7 +45,15 @@ std::string Value::ToS() const {
 std::string Value::Inspect() const {
   switch (kind) {
     case Kind::kNil: return "nil";
-    case Kind::kString: return "\"" + text + "\"";
+    case Kind::kString: {
+      // Ruby escapes the quote and the backslash (a toStringBinary "\x00" shows as "\\x00").
+      std::string out = "\"";
+      for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
+      return out + "\"";
+    }
     case Kind::kArray: {
       std::string out = "[";
       for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i].Inspect();
@@ -160,8 +168,19 @@ class Parser {
     SkipSpace();
     if (pos_ >= src_.size()) return SetError("syntax error, unexpected end-of-input");
     char c = src_[pos_];
-    if (c == '\'') return ParseSingleQuoted(out);
-    if (c == '"') return ParseDoubleQuoted(out);
+    if (c == '\'' || c == '"') {
+      // Adjacent string literals are one string in Ruby: 'a' 'b' is "ab".
+      if (!(c == '\'' ? ParseSingleQuoted(out) : ParseDoubleQuoted(out))) return false;
+      for (;;) {
+        size_t next = pos_;
+        while (next < src_.size() && (src_[next] == ' ' || src_[next] == '\t')) ++next;
+        if (next >= src_.size() || (src_[next] != '\'' && src_[next] != '"')) return true;
+        pos_ = next;
+        Value more;
+        if (!(src_[pos_] == '\'' ? ParseSingleQuoted(&more) : ParseDoubleQuoted(&more))) return false;
+        out->text += more.text;
+      }
+    }
     if (c == '[') return ParseArray(out);
     if (c == '{') return ParseHash(out);
     if (std::isdigit(Byte()) || ((c == '-' || c == '+') && pos_ + 1 < src_.size() &&
@@ -357,7 +376,7 @@ bool ParseCommand(const std::string& line, Command* command, std::string* error)
   return Parser(line).ParseCommandLine(command, error);
 }
 
-bool NeedsMoreInput(const std::string& text) {
+OpenState OpenStateOf(const std::string& text) {
   int depth = 0;
   char quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -380,7 +399,12 @@ bool NeedsMoreInput(const std::string& text) {
       --depth;
     }
   }
-  if (quote || depth > 0) return true;
+  return OpenState{depth, quote};
+}
+
+bool NeedsMoreInput(const std::string& text) {
+  const OpenState open = OpenStateOf(text);
+  if (open.quote || open.depth > 0) return true;
   size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return false;
   return text[end] == ',' || (end >= 1 && text.compare(end - 1, 2, "=>") == 0);

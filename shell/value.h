@@ -55,6 +55,14 @@ struct Command {
 // Parses one command. Returns false with a Ruby-style syntax message in *error.
 bool ParseCommand(const std::string& line, Command* command, std::string* error);
 
+// Where `text` ends: inside how many open brackets, braces and parentheses, and inside which
+// quote (0 for none). irb's continuation prompt shows both ("hbase:008:1* ", "hbase:002:0' ").
+struct OpenState {
+  int depth = 0;
+  char quote = 0;
+};
+OpenState OpenStateOf(const std::string& text);
+
 // True when `text` ends inside an open string, bracket or brace, or after a trailing comma or
 // `=>`: the command continues on the next line.
 bool NeedsMoreInput(const std::string& text);
