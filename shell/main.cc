@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -200,6 +201,7 @@ int Interactive(Shell& shell, Connection& connection) {
     if (pending.find_first_not_of(" \t") != std::string::npos) add_history(pending.c_str());
     std::string text;
     text.swap(pending);
+    shell.set_command_line(line_number - 1 - static_cast<int>(std::count(text.begin(), text.end(), '\n')));
     shell.Execute(text);
   }
   if (!history.empty()) write_history(history.c_str());

@@ -142,6 +142,28 @@ bool NamespaceExists(Connection& connection, const std::string& ns) {
   return false;
 }
 
+// The source line under a SyntaxError and its caret, as HBase's JRuby prints them: a line is cut
+// to 30 bytes either side of the end of the offending token (one byte here) with "..." where
+// cut, and once cut at the front the caret stands 4 columns left of the token (JRuby's).
+std::string SourceWithCaret(const std::string& line, size_t column) {
+  constexpr size_t kMargin = 30;
+  const size_t end = std::min(column + 1, line.size());  // just past the token
+  size_t from = 0;
+  std::string shown;
+  size_t caret = column;
+  if (end > kMargin) {
+    from = end - kMargin;
+    shown = "...";
+    caret = column >= 4 ? column - 4 : 0;
+  }
+  if (line.size() > end + kMargin) {
+    shown += line.substr(from, end + kMargin - from) + "...";
+  } else {
+    shown += line.substr(from);
+  }
+  return shown + "\n" + std::string(caret, ' ') + "^\n";
+}
+
 // Commands that only read: asked again once when the connection they found was lost.
 bool SafeToRetry(const std::string& name) {
   static const std::set<std::string> kReads = {
@@ -202,9 +224,21 @@ std::string Shell::Translate(const std::string& name, const CommandSpec& spec,
 
 bool Shell::Parse(const std::string& text, Command* command) {
   std::string error;
-  if (ParseCommand(text, command, &error)) return true;
-  err_ << "ERROR: " << error << "\n";
-  if (interactive_) err_ << "\n";
+  size_t at = 0;
+  if (ParseCommand(text, command, &error, &at)) return true;
+  if (!interactive_) {
+    err_ << "ERROR: " << error << "\n";
+    return false;
+  }
+  // irb's report of a SyntaxError: the script line, the source line and a caret under the spot.
+  const size_t line_start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;  // npos + 1 is 0
+  const size_t line_end = text.find('\n', at);
+  const int line = command_line_ + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+  out_ << "Traceback (most recent call last):\nSyntaxError ((hbase):" << line << ": " << error << ")\n"
+       << SourceWithCaret(text.substr(line_start, line_end == std::string::npos
+                                                      ? std::string::npos
+                                                      : line_end - line_start),
+                          at - line_start);
   return false;
 }
 
@@ -457,6 +491,7 @@ int Shell::RunScript(std::istream& in) {
     if (NeedsMoreInput(pending)) continue;
     std::string text;
     text.swap(pending);
+    command_line_ = lines_read_ - static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     if (!Execute(text) && !interactive_) {
       failed_line_ = first;
       return 1;
@@ -464,6 +499,12 @@ int Shell::RunScript(std::istream& in) {
     if (exit_requested_) return 0;
   }
   if (!pending.empty()) {
+    command_line_ = lines_read_ - static_cast<int>(std::count(pending.begin(), pending.end(), '\n'));
+    if (echo_) {
+      // The end of the input inside an open command: irb prompts for its next line, reads
+      // nothing, prompts once more and reports what it has.
+      out_ << NextPrompt(pending) << "\n" << NextPrompt() << "\n";
+    }
     if (!Execute(pending) && !interactive_) {
       failed_line_ = first;
       return 1;

@@ -87,6 +87,10 @@ class Shell {
   // irb's prompt for the next line read, `pending` the command still open (IrbPrompt).
   std::string NextPrompt(const std::string& pending = "") const;
 
+  // The line (1-based, irb's count) where the next command given to Execute begins; RunScript
+  // keeps it, an interactive session sets it.
+  void set_command_line(int line) { command_line_ = line; }
+
   // The script line (1-based) where the command that stopped RunScript began; 0 if none did.
   int failed_line() const { return failed_line_; }
 
@@ -120,7 +124,8 @@ class Shell {
   bool keep_existing_ = false;
   bool echo_ = false;
   int failed_line_ = 0;
-  int lines_read_ = 0;  // by RunScript, over all its calls: irb numbers the session's lines
+  int lines_read_ = 0;
+  int command_line_ = 1;  // by RunScript, over all its calls: irb numbers the session's lines
   CommandTable commands_;
   // Local variables of the session: the table a reference names, or "" for any other value.
   std::map<std::string, std::string> variables_;

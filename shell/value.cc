@@ -1,5 +1,7 @@
 #include "shell/value.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdio>
 #include <set>
@@ -76,6 +78,9 @@ namespace {
 class Parser {
  public:
   explicit Parser(const std::string& src) : src_(src) {}
+
+  // Where the error is (a byte offset into the text), for irb's caret.
+  size_t error_pos() const { return error_pos_; }
 
   bool ParseCommandLine(Command* command, std::string* error) {
     SkipSpace();
@@ -156,13 +161,17 @@ class Parser {
 
   bool Fail(const std::string& message, std::string* error) {
     *error = message;
+    if (error_pos_ == std::string::npos) error_pos_ = std::min(pos_, src_.size());
     return false;
   }
 
   bool SetError(const std::string& message) {
     error_ = message;
+    if (error_pos_ == std::string::npos) error_pos_ = std::min(pos_, src_.size());
     return false;
   }
+
+
 
   bool ParseValue(Value* out) {
     SkipSpace();
@@ -192,6 +201,7 @@ class Parser {
   }
 
   bool ParseSingleQuoted(Value* out) {
+    const size_t opening = pos_;
     ++pos_;
     std::string s;
     while (pos_ < src_.size() && src_[pos_] != '\'') {
@@ -201,7 +211,10 @@ class Parser {
       }
       s += src_[pos_++];
     }
-    if (pos_ >= src_.size()) return SetError("unterminated string meets end of file");
+    if (pos_ >= src_.size()) {
+      error_pos_ = opening;
+      return SetError("unterminated string meets end of file");
+    }
     ++pos_;
     *out = Value::String(std::move(s));
     return true;
@@ -215,6 +228,7 @@ class Parser {
   }
 
   bool ParseDoubleQuoted(Value* out) {
+    const size_t opening = pos_;
     ++pos_;
     std::string s;
     while (pos_ < src_.size() && src_[pos_] != '"') {
@@ -257,7 +271,10 @@ class Parser {
         default: s += e; break;  // \\, \", \' and any other character stand for themselves
       }
     }
-    if (pos_ >= src_.size()) return SetError("unterminated string meets end of file");
+    if (pos_ >= src_.size()) {
+      error_pos_ = opening;
+      return SetError("unterminated string meets end of file");
+    }
     ++pos_;
     *out = Value::String(std::move(s));
     return true;
@@ -367,13 +384,18 @@ class Parser {
   const std::string& src_;
   size_t pos_ = 0;
   std::string error_;
+  size_t error_pos_ = std::string::npos;
 };
 
 }  // namespace
 
-bool ParseCommand(const std::string& line, Command* command, std::string* error) {
+bool ParseCommand(const std::string& line, Command* command, std::string* error,
+                  size_t* error_pos) {
   *command = Command();
-  return Parser(line).ParseCommandLine(command, error);
+  Parser parser(line);
+  const bool ok = parser.ParseCommandLine(command, error);
+  if (!ok && error_pos) *error_pos = parser.error_pos() == std::string::npos ? 0 : parser.error_pos();
+  return ok;
 }
 
 OpenState OpenStateOf(const std::string& text) {

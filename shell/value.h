@@ -52,8 +52,10 @@ struct Command {
   bool call = false;
 };
 
-// Parses one command. Returns false with a Ruby-style syntax message in *error.
-bool ParseCommand(const std::string& line, Command* command, std::string* error);
+// Parses one command. Returns false with a Ruby-style syntax message in *error and, when
+// asked, the byte offset of the error in *error_pos (irb's caret).
+bool ParseCommand(const std::string& line, Command* command, std::string* error,
+                  size_t* error_pos = nullptr);
 
 // Where `text` ends: inside how many open brackets, braces and parentheses, and inside which
 // quote (0 for none). irb's continuation prompt shows both ("hbase:008:1* ", "hbase:002:0' ").
