@@ -142,6 +142,22 @@ bool NamespaceExists(Connection& connection, const std::string& ns) {
   return false;
 }
 
+// The class Ruby names for a value irb showed as `inspect` (["a"] is an Array, 6 an Integer).
+std::string RubyClassOf(const std::string& inspect) {
+  if (inspect == "nil") return "NilClass";
+  if (inspect == "true") return "TrueClass";
+  if (inspect == "false") return "FalseClass";
+  switch (inspect.empty() ? ' ' : inspect[0]) {
+    case '[': return "Array";
+    case '{': return "Hash";
+    case '"': return "String";
+    default: break;
+  }
+  if (inspect.find_first_not_of("-0123456789") == std::string::npos) return "Integer";
+  if (inspect.find_first_not_of("-0123456789.e") == std::string::npos) return "Float";
+  return "Object";
+}
+
 // The source line under a SyntaxError and its caret, as HBase's JRuby prints them: a line is cut
 // to 30 bytes either side of the end of the offending token (one byte here) with "..." where
 // cut, and once cut at the front the caret stands 4 columns left of the token (JRuby's).
@@ -263,20 +279,24 @@ bool Shell::Execute(const std::string& text) {
   if (ref.kind == ReferenceStatement::Kind::kMethod) return CallTableMethod(ref);
   if (ref.kind == ReferenceStatement::Kind::kAssign) {
     if (!Parse(ref.rest, &command)) return false;
+    last_return_.clear();
     const bool ok = Run(command, Timing::kLine);
-    // create and get_table return a table reference; what other commands return is not kept
-    // (a later t.put is then a NoMethodError on nil, as in Ruby).
-    std::string& value = variables_[ref.variable];
-    value.clear();
+    // create and get_table return a table reference; any other value is kept as irb shows it
+    // (a later t.put is then a NoMethodError on it, as in Ruby).
+    Variable& value = variables_[ref.variable];
+    value = Variable();
     if (ok && (command.name == "create" || command.name == "get_table") && !command.args.empty()) {
-      value = command.args[0].ToS();
+      value.table = command.args[0].ToS();
+      value.inspect = InspectTable(value.table);
+    } else if (ok && !last_return_.empty()) {
+      value.inspect = last_return_;
     }
     return ok;
   }
   if (!Parse(text, &command)) return false;
   auto variable = variables_.find(command.name);
   if (variable != variables_.end() && !command.call) {
-    if (interactive_) out_ << "=> " << (variable->second.empty() ? "nil" : InspectTable(variable->second)) << "\n";
+    if (interactive_) out_ << "=> " << variable->second.inspect << "\n";
     return true;
   }
   return Run(command, Timing::kLine);
@@ -289,9 +309,10 @@ bool Shell::CallTableMethod(const ReferenceStatement& ref) {
               "#<HBaseReceiver:0x00000000>");
     return false;
   }
-  const std::string& table = variable->second;
+  const std::string& table = variable->second.table;
   if (table.empty()) {
-    RubyError("NoMethodError (undefined method `" + ref.method + "'", "nil:NilClass");
+    RubyError("NoMethodError (undefined method `" + ref.method + "'",
+              variable->second.inspect + ":" + RubyClassOf(variable->second.inspect));
     return false;
   }
   const TableMethod method = LookUpTableMethod(ref.method);
@@ -451,6 +472,7 @@ bool Shell::Run(const Command& command, Timing timing) {
     out_ << "\nERROR: " << failure << "\n\nFor usage try 'help \"" << it->first << "\"'\n\n";
   }
   if (spec.timed && timing != Timing::kNone) out_ << took_line;
+  if (failure.empty() && formatter.has_return()) last_return_ = formatter.return_value();
   if (interactive_ && failure.empty() && formatter.has_return()) {
     out_ << "=> " << formatter.return_value() << "\n";
   }

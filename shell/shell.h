@@ -127,8 +127,13 @@ class Shell {
   int lines_read_ = 0;
   int command_line_ = 1;  // by RunScript, over all its calls: irb numbers the session's lines
   CommandTable commands_;
-  // Local variables of the session: the table a reference names, or "" for any other value.
-  std::map<std::string, std::string> variables_;
+  // Local variables of the session: a table reference, or another value as irb shows it.
+  struct Variable {
+    std::string table;  // "" when the value is not a table reference
+    std::string inspect = "nil";
+  };
+  std::map<std::string, Variable> variables_;
+  std::string last_return_;  // the last command's return value as irb shows it; "" for nil
 };
 
 // irb's prompt for script line `line`: "hbase:012:0> ", or within a command still open
