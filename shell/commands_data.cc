@@ -156,9 +156,25 @@ void Get(CommandContext& ctx) {
   t2::TGet get;
   get.row = StringArg(ctx, 1, "row");
   std::vector<std::string> columns;
+  std::string parse_failure;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     const Value& a = ctx.args[i];
     if (a.IsHash()) {
+      // HBase's get reads a hash as columns, a time or attributes: with none of them, what is
+      // left (VERSIONS alone, RAW, an unknown key) fails there, after the header.
+      Value rest;
+      rest.kind = Value::Kind::kHash;
+      for (const auto& [k, v] : a.pairs) {
+        const std::string key = k.ToS();
+        if (key != "MAXLENGTH" && key != "FILTER" && key != "CONSISTENCY" &&
+            key != "REGION_REPLICA_ID" && key != "FORMATTER" && key != "FORMATTER_CLASS") {
+          rest.pairs.emplace_back(k, v);
+        }
+      }
+      if (!rest.pairs.empty() && !a.Find("COLUMN") && !a.Find("COLUMNS") && !a.Find("ATTRIBUTES") &&
+          !a.Find("AUTHORIZATIONS") && !a.Find("TIMESTAMP") && !a.Find("TIMERANGE")) {
+        parse_failure = "Failed parse of " + rest.Inspect() + ", Hash";
+      }
       if (const Value* c = a.Find("COLUMN")) columns = ColumnList(*c);
       if (const Value* c = a.Find("COLUMNS")) columns = ColumnList(*c);
       if (const Value* v = a.Find("VERSIONS")) get.__set_maxVersions(IntOf(*v, "VERSIONS"));
@@ -185,6 +201,7 @@ void Get(CommandContext& ctx) {
     get.__set_columns(cols);
   }
   ctx.out.Header("COLUMN", "CELL");  // HBase prints it before the call, errors come after it
+  if (!parse_failure.empty()) throw ShellError(parse_failure);
   if (filter) get.__set_filterString(CheckedFilter(*filter));
   t2::TResult result;
   ctx.connection.Thrift2().get(result, table, get);
