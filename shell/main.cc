@@ -305,8 +305,10 @@ int main(int argc, char** argv) {
   }
   Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
   if (force_script) {
-    // `hbase shell -n`: each command echoed after the prompt, the first error ends the run.
+    // `hbase shell -n`: each command echoed after the prompt with its value, the first error
+    // ends the run.
     shell.set_echo(true);
+    shell.set_return_values(true);
     const int rc = shell.RunScript(std::cin);
     if (rc != 0) std::cerr << "  at line " << shell.failed_line() << " of stdin\n";
     return rc;

@@ -473,7 +473,7 @@ bool Shell::Run(const Command& command, Timing timing) {
   }
   if (spec.timed && timing != Timing::kNone) out_ << took_line;
   if (failure.empty() && formatter.has_return()) last_return_ = formatter.return_value();
-  if (interactive_ && failure.empty() && formatter.has_return()) {
+  if ((interactive_ || return_values_) && failure.empty() && formatter.has_return()) {
     out_ << "=> " << formatter.return_value() << "\n";
   }
   out_.flush();

@@ -83,6 +83,9 @@ class Shell {
   }
   // Echo each command after the prompt, errors still stopping the script (--init's log).
   void set_echo(bool on) { echo_ = on; }
+  // Print each command's value ("=> 1") as irb does, errors still stopping the script
+  // (`hbase shell -n`, which runs irb that way).
+  void set_return_values(bool on) { return_values_ = on; }
 
   // irb's prompt for the next line read, `pending` the command still open (IrbPrompt).
   std::string NextPrompt(const std::string& pending = "") const;
@@ -123,6 +126,7 @@ class Shell {
   bool exit_requested_ = false;
   bool keep_existing_ = false;
   bool echo_ = false;
+  bool return_values_ = false;
   int failed_line_ = 0;
   int lines_read_ = 0;
   int command_line_ = 1;  // by RunScript, over all its calls: irb numbers the session's lines
