@@ -306,14 +306,22 @@ void AddAdminCommands(CommandTable* t) {
       "Show all the filters in hbase.\n  hbase> show_filters");
   add("get_table", "ddl", Subject::kTable,
       [](CommandContext& ctx) { ctx.out.Return("Hbase::Table - " + TableArg(ctx)); },
-      "Name a table (HBase returns a table reference; this shell has no Ruby variables, so the\n"
-      "reference cannot be kept).\n  hbase> get_table 't1'");
+      "A reference to a table, to keep in a variable and call commands on:\n"
+      "  hbase> t = get_table 't1'\n  hbase> t.scan");
   add("table_help", "general", Subject::kNone,
       [](CommandContext& ctx) {
-        ctx.out.Line("HBase's shell can keep a reference to a table (t = get_table 't') and call");
-        ctx.out.Line("commands on it (t.put 'r', 'cf:q', 'v'). This shell runs HBase shell commands");
-        ctx.out.Line("without Ruby, so table references are not available: pass the table name as");
-        ctx.out.Line("the first argument instead (put 't', 'r', 'cf:q', 'v').");
+        ctx.out.Line("Table references: keep a table in a variable and call commands on it.");
+        ctx.out.Line("");
+        ctx.out.Line("  hbase> t = create 't', 'cf'      (or, for a table that exists: t = get_table 't')");
+        ctx.out.Line("  hbase> t.put 'r', 'cf:q', 'v'");
+        ctx.out.Line("  hbase> t.get 'r'");
+        ctx.out.Line("  hbase> t.scan LIMIT => 10");
+        ctx.out.Line("");
+        ctx.out.Line("A reference takes the commands that take a table name first, without it: put,");
+        ctx.out.Line("get, scan, count, delete, deleteall, incr, append, get_counter, get_splits, and");
+        ctx.out.Line("the admin commands enable, disable, flush, drop, describe and snapshot. Also");
+        ctx.out.Line("t.get_all_columns (the families), t.help and t.help 'scan' (one command's help).");
+        ctx.out.Line("After t.drop the reference names a table that no longer exists.");
       },
       "Help for table-reference commands.\n  hbase> table_help");
 }

@@ -9,6 +9,7 @@
 
 #include "shell/bytes_text.h"
 #include "shell/cell_format.h"
+#include "shell/interrupt.h"
 #include "shell/shell.h"
 #include "storage/filter_parser.h"
 
@@ -155,9 +156,25 @@ void Get(CommandContext& ctx) {
   t2::TGet get;
   get.row = StringArg(ctx, 1, "row");
   std::vector<std::string> columns;
+  std::string parse_failure;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     const Value& a = ctx.args[i];
     if (a.IsHash()) {
+      // HBase's get reads a hash as columns, a time or attributes: with none of them, what is
+      // left (VERSIONS alone, RAW, an unknown key) fails there, after the header.
+      Value rest;
+      rest.kind = Value::Kind::kHash;
+      for (const auto& [k, v] : a.pairs) {
+        const std::string key = k.ToS();
+        if (key != "MAXLENGTH" && key != "FILTER" && key != "CONSISTENCY" &&
+            key != "REGION_REPLICA_ID" && key != "FORMATTER" && key != "FORMATTER_CLASS") {
+          rest.pairs.emplace_back(k, v);
+        }
+      }
+      if (!rest.pairs.empty() && !a.Find("COLUMN") && !a.Find("COLUMNS") && !a.Find("ATTRIBUTES") &&
+          !a.Find("AUTHORIZATIONS") && !a.Find("TIMESTAMP") && !a.Find("TIMERANGE")) {
+        parse_failure = "Failed parse of " + rest.Inspect() + ", Hash";
+      }
       if (const Value* c = a.Find("COLUMN")) columns = ColumnList(*c);
       if (const Value* c = a.Find("COLUMNS")) columns = ColumnList(*c);
       if (const Value* v = a.Find("VERSIONS")) get.__set_maxVersions(IntOf(*v, "VERSIONS"));
@@ -184,6 +201,7 @@ void Get(CommandContext& ctx) {
     get.__set_columns(cols);
   }
   ctx.out.Header("COLUMN", "CELL");  // HBase prints it before the call, errors come after it
+  if (!parse_failure.empty()) throw ShellError(parse_failure);
   if (filter) get.__set_filterString(CheckedFilter(*filter));
   t2::TResult result;
   ctx.connection.Thrift2().get(result, table, get);
@@ -210,7 +228,28 @@ struct ScanSpec {
   t2::TScan scan;
   int64_t limit = -1;
   CellPrinter printer;
+  bool raw = false;  // RAW => true, which Thrift cannot ask for (RawScanNote)
 };
+
+// HBase's Thrift API has no raw scan (TScan has no such field), so a RAW scan over it returns
+// what a normal scan does. Said in one line rather than hidden; against hbase-emulator, whose
+// console browses the cells it stores (versions past VERSIONS and expired cells included until
+// it drops them), the line says where.
+std::string RawScanNote(CommandContext& ctx, const std::string& table) {
+  std::string note =
+      "Note: RAW => true is not available over HBase's Thrift API: delete markers, the cells they "
+      "hide, versions beyond the family's VERSIONS and TTL-expired cells are not shown.";
+  try {
+    if (ctx.connection.IsEmulator()) {
+      const ConnectionOptions& o = ctx.connection.options();
+      note += " hbase-emulator's console shows the cells it stores: http://" + o.host +
+              ":" + std::to_string(o.admin_port) + "/browse/" + table;
+    }
+  } catch (const std::exception&) {
+    // which server it is does not matter enough to fail the scan that just succeeded
+  }
+  return note;
+}
 
 ScanSpec ScanFromHash(const Value* opts) {
   ScanSpec spec;
@@ -231,6 +270,7 @@ ScanSpec ScanFromHash(const Value* opts) {
     }
     throw ShellError("Unsupported scan option " + key);
   }
+  if (const Value* v = opts->Find("RAW")) spec.raw = v->kind == Value::Kind::kBool ? v->boolean : true;
   if (const Value* v = opts->Find("STARTROW")) scan.__set_startRow(v->ToS());
   if (const Value* v = opts->Find("STOPROW")) scan.__set_stopRow(v->ToS());
   if (const Value* v = opts->Find("ROWPREFIXFILTER")) {
@@ -304,10 +344,12 @@ long ForEachRow(CommandContext& ctx, const std::string& table, const t2::TScan& 
   try {
     bool more = true;
     while (more) {
+      ThrowIfInterrupted(rows);  // Ctrl-C: stop between two fetches (the scanner is closed)
       std::vector<t2::TResult> results;
       client.getScannerRows(results, id, batch);
       if (results.empty()) break;
       for (const auto& r : results) {
+        ThrowIfInterrupted(rows);
         if (rows == 0 || r.row != last_row) {
           if (limit > 0 && distinct >= limit) {
             more = false;
@@ -349,6 +391,7 @@ void Scan(CommandContext& ctx) {
     }
   });
   ctx.out.Footer(rows);
+  if (spec.raw) ctx.out.Line(RawScanNote(ctx, table));
 }
 
 void Count(CommandContext& ctx) {
@@ -381,6 +424,7 @@ void Count(CommandContext& ctx) {
                            }
                          });
   ctx.out.Footer(rows);
+  if (spec.raw) ctx.out.Line(RawScanNote(ctx, table));
   ctx.out.Return(std::to_string(rows));
 }
 

@@ -1,4 +1,4 @@
-// Table commands: create, alter, describe, list, exists, is_enabled, disable, enable, drop,
+// Table commands: create, alter (alter.cc), describe, list, exists, is_enabled, disable, enable, drop,
 // truncate, truncate_preserve, get_splits. Thrift1 has no namespaces-aware descriptors, split
 // keys or schema changes, so these go through Thrift2, except the lifecycle calls Thrift1
 // expresses exactly.
@@ -6,15 +6,34 @@
 #include <regex>
 #include <set>
 
+#include "shell/alter.h"
 #include "shell/bytes_text.h"
 #include "shell/descriptors.h"
 #include "shell/shell.h"
 #include "storage/schema.h"
 
 namespace hbemu::shell {
-namespace {
 
 namespace t2 = hbemu::thrift2;
+
+// Table attributes HBase names in TABLE_ATTRIBUTES (TableDescriptorBuilder's reserved keys);
+// every other key is METADATA.
+const std::set<std::string>& ReservedTableKeys() {
+  static const std::set<std::string> kKeys = {
+      "MAX_FILESIZE", "READONLY", "COMPACTION_ENABLED", "SPLIT_ENABLED", "MERGE_ENABLED",
+      "MEMSTORE_FLUSHSIZE", "DURABILITY", "REGION_REPLICATION", "REGION_MEMSTORE_REPLICATION",
+      "NORMALIZATION_ENABLED", "NORMALIZER_TARGET_REGION_COUNT", "NORMALIZER_TARGET_REGION_SIZE_MB",
+      "PRIORITY", "FLUSH_POLICY", "SPLIT_POLICY"};
+  return kKeys;
+}
+
+int RegionCount(CommandContext& ctx, const std::string& table) {
+  std::vector<t2::THRegionLocation> locations;
+  ctx.connection.Thrift2().getAllRegionLocations(locations, table);
+  return locations.empty() ? 1 : static_cast<int>(locations.size());
+}
+
+namespace {
 
 std::string TableArg(CommandContext& ctx) { return StringArg(ctx, 0, "table"); }
 
@@ -67,17 +86,6 @@ void Create(CommandContext& ctx) {
   ctx.out.Return("Hbase::Table - " + table);
 }
 
-// Table attributes HBase names in TABLE_ATTRIBUTES (TableDescriptorBuilder's reserved keys);
-// every other key is METADATA.
-const std::set<std::string>& ReservedTableKeys() {
-  static const std::set<std::string> kKeys = {
-      "MAX_FILESIZE", "READONLY", "COMPACTION_ENABLED", "SPLIT_ENABLED", "MERGE_ENABLED",
-      "MEMSTORE_FLUSHSIZE", "DURABILITY", "REGION_REPLICATION", "REGION_MEMSTORE_REPLICATION",
-      "NORMALIZATION_ENABLED", "NORMALIZER_TARGET_REGION_COUNT", "NORMALIZER_TARGET_REGION_SIZE_MB",
-      "PRIORITY", "FLUSH_POLICY", "SPLIT_POLICY"};
-  return kKeys;
-}
-
 // "134217728 B (128MB)", as HBase's PrettyPrinter prints a byte size.
 std::string ByteSizeText(const std::string& value) {
   long long n = 0;
@@ -117,84 +125,6 @@ std::string DescribeTable(const std::string& table, const t2::TTableDescriptor& 
   return table + ", {TABLE_ATTRIBUTES => {" + reserved + "}}";
 }
 
-int RegionCount(CommandContext& ctx, const std::string& table) {
-  std::vector<t2::THRegionLocation> locations;
-  ctx.connection.Thrift2().getAllRegionLocations(locations, table);
-  return locations.empty() ? 1 : static_cast<int>(locations.size());
-}
-
-void Alter(CommandContext& ctx) {
-  std::string table = TableArg(ctx);
-  auto& client = ctx.connection.Thrift2();
-  t2::TTableName name = TableNameOf(table);
-  if (!client.tableExists(name)) throw ShellError("Can't find a table: " + table);
-  if (ctx.args.size() < 2) throw ShellError("There should be at least one argument but the table name");
-  for (size_t i = 1; i < ctx.args.size(); ++i) {
-    const Value& a = ctx.args[i];
-    t2::TTableDescriptor desc;
-    client.getTableDescriptor(desc, name);
-    std::string family_name;
-    bool remove = false;
-    if (a.IsString()) {
-      family_name = a.text;  // alter 't', 'f': add the family with defaults
-    } else if (a.IsHash()) {
-      if (const Value* d = a.Find("delete")) {
-        family_name = d->ToS();
-        remove = true;
-      } else if (const Value* n = a.Find("NAME")) {
-        family_name = n->ToS();
-        const Value* method = a.Find("METHOD");
-        remove = method && method->ToS() == "delete";
-      } else {
-        // Table attributes: alter 't', MAX_FILESIZE => '134217728', METADATA => {'k' => 'v'}
-        for (const auto& [k, v] : a.pairs) {
-          std::string key = k.ToS();
-          if (key == "METADATA" && v.IsHash()) {
-            for (const auto& [mk, mv] : v.pairs) desc.attributes[mk.ToS()] = mv.ToS();
-          } else if (ReservedTableKeys().count(key)) {
-            desc.attributes[key] = v.ToS();
-          } else {
-            throw ShellError("Unknown table attribute " + key);
-          }
-        }
-        desc.__isset.attributes = true;
-        client.modifyTable(ForWriting(desc));
-        continue;
-      }
-    } else {
-      throw ShellError("Don't know how to handle " + a.Inspect());
-    }
-    if (remove) {
-      client.deleteColumnFamily(name, family_name);
-      continue;
-    }
-    t2::TColumnFamilyDescriptor family;
-    family.name = family_name;
-    bool exists = false;
-    for (const auto& f : desc.columns) {
-      if (f.name == family_name) {
-        family = f;  // modify: keep what the statement does not mention
-        exists = true;
-      }
-    }
-    if (a.IsHash()) {
-      std::vector<std::string> ignored;
-      ApplyFamilySpec(a, &family, &ignored);
-      for (const auto& k : ignored) {
-        ctx.out.Line("Unknown argument ignored for column family " + family_name + ": " + k);
-      }
-    }
-    if (exists) {
-      client.modifyColumnFamily(name, family);
-    } else {
-      client.addColumnFamily(name, family);
-    }
-  }
-  int regions = RegionCount(ctx, table);
-  ctx.out.Line("Updating all regions with the new schema...");
-  ctx.out.Line(std::to_string(regions) + "/" + std::to_string(regions) + " regions updated.");
-  ctx.out.Line("Done.");
-}
 
 void Describe(CommandContext& ctx) {
   std::string table = TableArg(ctx);

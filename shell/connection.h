@@ -2,12 +2,20 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "Hbase.h"
 #include "THBaseService.h"
 
 namespace hbemu::shell {
+
+// A gateway that does not accept the connection (down, or the wrong port); any other
+// transport error is a connection lost while in use.
+class ServerUnreachable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 // Where the shell connects and how it speaks: HBase's defaults are buffered transport and the
 // binary protocol on both gateways.
@@ -29,11 +37,19 @@ class Connection {
   explicit Connection(ConnectionOptions options);
   ~Connection();
 
-  // Throw apache::thrift::TException (transport errors included) when the gateway is down.
+  // Throw ServerUnreachable when the gateway is down; calls on them throw
+  // apache::thrift::TException (a TTransportException when the connection is lost).
   hbemu::thrift::HbaseClient& Thrift1();
   hbemu::thrift2::THBaseServiceClient& Thrift2();
 
   const ConnectionOptions& options() const { return options_; }
+
+  // Before a command: a gateway connection the server has closed since the last call (its
+  // idle timeout, or a restart) shows as readable with nothing asked; it is dropped so the next
+  // call opens a new one. Cheap (a poll with no wait) and never blocks.
+  void DropClosedSides();
+  // After a transport error: both connections are dropped; the next call reconnects.
+  void Reset();
 
   // Whether the Thrift2 gateway is hbase-emulator rather than a real HBase: HBase serves reads
   // of its catalog table hbase:meta (a get of a row that is not there is an empty result); the
@@ -44,6 +60,7 @@ class Connection {
  private:
   struct Side;
   std::unique_ptr<Side> Open(int port);
+  static bool ClosedByPeer(const Side& side);
 
   ConnectionOptions options_;
   std::unique_ptr<Side> thrift1_;

@@ -1,12 +1,14 @@
 // hbase-shell: HBase's shell commands (create, put, scan, ...) over HBase's Thrift gateways,
 // without Java. Interactive with line editing and history (libedit), or non-interactive from
-// -e, a script file or stdin, stopping with a non-zero status at the first error.
+// -e or a script file, stopping with a non-zero status at the first error, or from stdin as
+// `hbase shell < file` (errors printed, the script going on) or `hbase shell -n` (stopping).
 
 #include <editline/readline.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +19,10 @@
 #include <string>
 #include <vector>
 
+#include <thrift/TOutput.h>
+
 #include "shell/cell_format.h"
+#include "shell/interrupt.h"
 #include "shell/shell.h"
 #include "shell/version.h"
 
@@ -35,7 +40,8 @@ const char kUsage[] =
     "  --compact             compact protocol (default binary)\n"
     "  --timeout-ms N        socket timeout (default 60000)\n"
     "  -e, --execute CMD     run CMD (repeatable) and exit; non-zero status on the first error\n"
-    "  -n, --non-interactive read commands from stdin even when it is a terminal\n"
+    "  -n, --non-interactive read commands from stdin even when it is a terminal, and stop\n"
+    "                        with status 1 at the first error (HBase's -n)\n"
     "  --transcript          run the script file as `hbase shell FILE` does: echo each\n"
     "                        command after the prompt, print errors and go on\n"
     "  -D KEY=VALUE          a setting, as HBase's shell takes it; known:\n"
@@ -43,7 +49,9 @@ const char kUsage[] =
     "  --version             print the version, the commit built from and library versions\n"
     "  -h, --help            this text\n"
     "Without -e or a script file, commands are read from stdin: interactively with line\n"
-    "editing and history (~/.hbase_shell_history) on a terminal, as a script otherwise.\n";
+    "editing and history (~/.hbase_shell_history) on a terminal; otherwise as\n"
+    "`hbase shell < file` runs them: each echoed after the prompt, errors printed and the\n"
+    "script going on (status 0); with -n the first error stops it (status 1).\n";
 
 bool ParsePort(const std::string& text, int* port) {
   try {
@@ -75,16 +83,26 @@ std::string ServerLine(Connection& connection) {
   }
 }
 
-// Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell.
-volatile sig_atomic_t g_interrupted = 0;
-void OnInterrupt(int) { g_interrupted = 1; }
+std::string Banner(Connection& connection) {
+  return std::string("HBase Shell (hbase-emulator ") + kShellVersion + ")\n" +
+         ServerLine(connection) + "\n" + "Type \"help\" for the commands, \"exit\" to leave.\n";
+}
+
+// Ctrl-C at the prompt drops the line being typed (irb's behaviour) instead of ending the shell;
+// while a command runs it stops a scan or count (interrupt.h).
+void OnInterrupt(int) { RequestInterrupt(); }
+
+// libthrift prints its own diagnostics ("TSocket::open() connect() <Host: ...>: Connection
+// refused") to stderr before it throws; the exception carries the same news and the shell
+// reports it in its own words, so the library's lines are dropped.
+void DropThriftOutput(const char*) {}
 
 // libedit reads the next key again when a signal interrupts its read, so a Ctrl-C that came
 // while it was between two reads waited for another key. This read gives up once the flag is
 // set (checked at least every 100 ms), and readline returns at once.
 int ReadKey(FILE*) {
   for (;;) {
-    if (g_interrupted) return EOF;
+    if (InterruptRequested()) return EOF;
     pollfd terminal{STDIN_FILENO, POLLIN, 0};
     const int ready = poll(&terminal, 1, 100);
     if (ready < 0 && errno != EINTR) return EOF;
@@ -100,6 +118,7 @@ int ReadKey(FILE*) {
 Shell* g_shell = nullptr;
 Connection* g_connection = nullptr;
 std::vector<std::string> g_candidates;
+std::string g_quote;  // wrapped around each candidate: "'" when the word has no quote yet
 
 char* NextCandidate(const char* text, int state) {
   static size_t index;
@@ -107,19 +126,28 @@ char* NextCandidate(const char* text, int state) {
   size_t length = std::strlen(text);
   while (index < g_candidates.size()) {
     const std::string& c = g_candidates[index++];
-    if (c.compare(0, length, text) == 0) return strdup(c.c_str());
+    if (c.compare(0, length, text) == 0) return strdup((g_quote + c + g_quote).c_str());
   }
   return nullptr;
 }
 
 char** Complete(const char* text, int start, int) {
   g_candidates.clear();
+  g_quote.clear();
   std::string before(rl_line_buffer, start);
   rl_completion_append_character = ' ';
   if (before.find_first_not_of(" \t") == std::string::npos) {
     g_candidates = g_shell->CommandNames();
   } else {
-    rl_completion_append_character = '\0';  // the user closes the quote
+    // A table name is a Ruby string: after an opening quote the completion closes it
+    // (get 'my -> get 'mytable'), a bare word becomes a quoted one (get my -> get 'mytable').
+    const char opened = before.empty() ? '\0' : before.back();
+    if (opened == '\'' || opened == '"') {
+      rl_completion_append_character = opened;
+    } else {
+      rl_completion_append_character = '\0';
+      g_quote = "'";
+    }
     try {
       g_connection->Thrift1().getTableNames(g_candidates);
     } catch (const std::exception&) {
@@ -143,21 +171,19 @@ int Interactive(Shell& shell, Connection& connection) {
   struct sigaction action {};
   action.sa_handler = OnInterrupt;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = 0;  // no SA_RESTART: the terminal read returns and readline with it
+  // SA_RESTART: a Ctrl-C must not fail the write or Thrift read a running command is in (it
+  // stops the command between rows instead); ReadKey polls the flag, so readline still returns.
+  action.sa_flags = SA_RESTART;
   sigaction(SIGINT, &action, nullptr);
   if (!history.empty()) read_history(history.c_str());
-  std::cout << "HBase Shell (hbase-emulator " << kShellVersion << ")\n"
-            << ServerLine(connection) << "\n"
-            << "Type \"help\" for the commands, \"exit\" to leave.\n";
+  std::cout << Banner(connection);
   int line_number = 1;
   std::string pending;
   while (!shell.exit_requested()) {
-    char prompt[32];
-    std::snprintf(prompt, sizeof(prompt), "hbase:%03d:0%c ", line_number,
-                  pending.empty() ? '>' : '*');
-    g_interrupted = 0;
-    char* raw = readline(prompt);
-    if (g_interrupted) {  // Ctrl-C: drop the line (and a command still open), prompt again
+    const std::string prompt = IrbPrompt(line_number, pending);
+    ClearInterrupt();
+    char* raw = readline(prompt.c_str());
+    if (InterruptRequested()) {  // Ctrl-C: drop the line (and a command still open), prompt again
       std::free(raw);
       std::cout << "^C\n";
       pending.clear();
@@ -175,6 +201,7 @@ int Interactive(Shell& shell, Connection& connection) {
     if (pending.find_first_not_of(" \t") != std::string::npos) add_history(pending.c_str());
     std::string text;
     text.swap(pending);
+    shell.set_command_line(line_number - 1 - static_cast<int>(std::count(text.begin(), text.end(), '\n')));
     shell.Execute(text);
   }
   if (!history.empty()) write_history(history.c_str());
@@ -250,6 +277,7 @@ int main(int argc, char** argv) {
     }
   }
 
+  apache::thrift::GlobalOutput.setOutputFunction(DropThriftOutput);
   Connection connection(options);
   if (!commands.empty() || !script.empty()) {
     Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
@@ -276,5 +304,21 @@ int main(int argc, char** argv) {
     return Interactive(shell, connection);
   }
   Shell shell(&connection, std::cout, std::cerr, /*interactive=*/false);
-  return shell.RunScript(std::cin);
+  if (force_script) {
+    // `hbase shell -n`: each command echoed after the prompt with its value, the first error
+    // ends the run.
+    shell.set_echo(true);
+    shell.set_return_values(true);
+    const int rc = shell.RunScript(std::cin);
+    if (rc != 0) std::cerr << "  at line " << shell.failed_line() << " of stdin\n";
+    return rc;
+  }
+  // `hbase shell < file`: an irb session fed by a pipe. The banner, each command echoed after
+  // the prompt, errors printed as on a terminal and the script going on; the status is 0, as
+  // HBase's, whatever failed (-n is the way to stop at an error).
+  std::cout << Banner(connection);
+  shell.set_transcript(true);
+  shell.RunScript(std::cin);
+  if (!shell.exit_requested()) std::cout << shell.NextPrompt() << "\n";
+  return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "shell/connection.h"
 #include "shell/formatter.h"
+#include "shell/table_reference.h"
 #include "shell/value.h"
 
 namespace hbemu::shell {
@@ -82,6 +83,16 @@ class Shell {
   }
   // Echo each command after the prompt, errors still stopping the script (--init's log).
   void set_echo(bool on) { echo_ = on; }
+  // Print each command's value ("=> 1") as irb does, errors still stopping the script
+  // (`hbase shell -n`, which runs irb that way).
+  void set_return_values(bool on) { return_values_ = on; }
+
+  // irb's prompt for the next line read, `pending` the command still open (IrbPrompt).
+  std::string NextPrompt(const std::string& pending = "") const;
+
+  // The line (1-based, irb's count) where the next command given to Execute begins; RunScript
+  // keeps it, an interactive session sets it.
+  void set_command_line(int line) { command_line_ = line; }
 
   // The script line (1-based) where the command that stopped RunScript began; 0 if none did.
   int failed_line() const { return failed_line_; }
@@ -91,6 +102,20 @@ class Shell {
   void set_keep_existing(bool keep) { keep_existing_ = keep; }
 
  private:
+  // Parses one command, printing a syntax error; false when it has one.
+  bool Parse(const std::string& text, Command* command);
+  // Runs a parsed command and prints its output, timing and error as HBase's shell does.
+  enum class Timing { kLine, kUnterminated, kNone };
+  bool Run(const Command& command, Timing timing);
+  // One try of a command: its error text, or "" on success. *lost: the connection was lost
+  // (the text is the transport's); *interrupted: Ctrl-C stopped it.
+  std::string Attempt(const std::string& name, const CommandSpec& spec, const Command& command,
+                      CommandContext& ctx, bool* interrupted, bool* lost);
+  // `t.put ...` and the other methods of a table reference.
+  bool CallTableMethod(const ReferenceStatement& statement);
+  // A NameError or NoMethodError as irb reports it ("NameError (undefined ...", "receiver").
+  void RubyError(const std::string& error, const std::string& receiver);
+
   std::string Translate(const std::string& name, const CommandSpec& spec,
                         const std::vector<Value>& args, const std::string& server_message);
 
@@ -101,9 +126,23 @@ class Shell {
   bool exit_requested_ = false;
   bool keep_existing_ = false;
   bool echo_ = false;
+  bool return_values_ = false;
   int failed_line_ = 0;
+  int lines_read_ = 0;
+  int command_line_ = 1;  // by RunScript, over all its calls: irb numbers the session's lines
   CommandTable commands_;
+  // Local variables of the session: a table reference, or another value as irb shows it.
+  struct Variable {
+    std::string table;  // "" when the value is not a table reference
+    std::string inspect = "nil";
+  };
+  std::map<std::string, Variable> variables_;
+  std::string last_return_;  // the last command's return value as irb shows it; "" for nil
 };
+
+// irb's prompt for script line `line`: "hbase:012:0> ", or within a command still open
+// (`pending`) its bracket depth and "*", or the open quote ("hbase:013:1* ", "hbase:013:0' ").
+std::string IrbPrompt(int line, const std::string& pending);
 
 // Column "f:q" as family and qualifier; has_qualifier is false for "f" (the whole family).
 struct ColumnName {

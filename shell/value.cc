@@ -1,5 +1,7 @@
 #include "shell/value.h"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cstdio>
 #include <set>
@@ -45,7 +47,15 @@ std::string Value::ToS() const {
 std::string Value::Inspect() const {
   switch (kind) {
     case Kind::kNil: return "nil";
-    case Kind::kString: return "\"" + text + "\"";
+    case Kind::kString: {
+      // Ruby escapes the quote and the backslash (a toStringBinary "\x00" shows as "\\x00").
+      std::string out = "\"";
+      for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
+      return out + "\"";
+    }
     case Kind::kArray: {
       std::string out = "[";
       for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i].Inspect();
@@ -68,6 +78,9 @@ namespace {
 class Parser {
  public:
   explicit Parser(const std::string& src) : src_(src) {}
+
+  // Where the error is (a byte offset into the text), for irb's caret.
+  size_t error_pos() const { return error_pos_; }
 
   bool ParseCommandLine(Command* command, std::string* error) {
     SkipSpace();
@@ -110,6 +123,7 @@ class Parser {
     SkipSpace();
     if (pos_ != src_.size()) return Fail("syntax error, unexpected input", error);
     if (!trailing_hash.pairs.empty()) command->args.push_back(std::move(trailing_hash));
+    command->call = parens || !command->args.empty();
     return true;
   }
 
@@ -147,20 +161,35 @@ class Parser {
 
   bool Fail(const std::string& message, std::string* error) {
     *error = message;
+    if (error_pos_ == std::string::npos) error_pos_ = std::min(pos_, src_.size());
     return false;
   }
 
   bool SetError(const std::string& message) {
     error_ = message;
+    if (error_pos_ == std::string::npos) error_pos_ = std::min(pos_, src_.size());
     return false;
   }
+
+
 
   bool ParseValue(Value* out) {
     SkipSpace();
     if (pos_ >= src_.size()) return SetError("syntax error, unexpected end-of-input");
     char c = src_[pos_];
-    if (c == '\'') return ParseSingleQuoted(out);
-    if (c == '"') return ParseDoubleQuoted(out);
+    if (c == '\'' || c == '"') {
+      // Adjacent string literals are one string in Ruby: 'a' 'b' is "ab".
+      if (!(c == '\'' ? ParseSingleQuoted(out) : ParseDoubleQuoted(out))) return false;
+      for (;;) {
+        size_t next = pos_;
+        while (next < src_.size() && (src_[next] == ' ' || src_[next] == '\t')) ++next;
+        if (next >= src_.size() || (src_[next] != '\'' && src_[next] != '"')) return true;
+        pos_ = next;
+        Value more;
+        if (!(src_[pos_] == '\'' ? ParseSingleQuoted(&more) : ParseDoubleQuoted(&more))) return false;
+        out->text += more.text;
+      }
+    }
     if (c == '[') return ParseArray(out);
     if (c == '{') return ParseHash(out);
     if (std::isdigit(Byte()) || ((c == '-' || c == '+') && pos_ + 1 < src_.size() &&
@@ -172,6 +201,7 @@ class Parser {
   }
 
   bool ParseSingleQuoted(Value* out) {
+    const size_t opening = pos_;
     ++pos_;
     std::string s;
     while (pos_ < src_.size() && src_[pos_] != '\'') {
@@ -181,7 +211,10 @@ class Parser {
       }
       s += src_[pos_++];
     }
-    if (pos_ >= src_.size()) return SetError("unterminated string meets end of file");
+    if (pos_ >= src_.size()) {
+      error_pos_ = opening;
+      return SetError("unterminated string meets end of file");
+    }
     ++pos_;
     *out = Value::String(std::move(s));
     return true;
@@ -195,6 +228,7 @@ class Parser {
   }
 
   bool ParseDoubleQuoted(Value* out) {
+    const size_t opening = pos_;
     ++pos_;
     std::string s;
     while (pos_ < src_.size() && src_[pos_] != '"') {
@@ -237,7 +271,10 @@ class Parser {
         default: s += e; break;  // \\, \", \' and any other character stand for themselves
       }
     }
-    if (pos_ >= src_.size()) return SetError("unterminated string meets end of file");
+    if (pos_ >= src_.size()) {
+      error_pos_ = opening;
+      return SetError("unterminated string meets end of file");
+    }
     ++pos_;
     *out = Value::String(std::move(s));
     return true;
@@ -347,16 +384,21 @@ class Parser {
   const std::string& src_;
   size_t pos_ = 0;
   std::string error_;
+  size_t error_pos_ = std::string::npos;
 };
 
 }  // namespace
 
-bool ParseCommand(const std::string& line, Command* command, std::string* error) {
+bool ParseCommand(const std::string& line, Command* command, std::string* error,
+                  size_t* error_pos) {
   *command = Command();
-  return Parser(line).ParseCommandLine(command, error);
+  Parser parser(line);
+  const bool ok = parser.ParseCommandLine(command, error);
+  if (!ok && error_pos) *error_pos = parser.error_pos() == std::string::npos ? 0 : parser.error_pos();
+  return ok;
 }
 
-bool NeedsMoreInput(const std::string& text) {
+OpenState OpenStateOf(const std::string& text) {
   int depth = 0;
   char quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -379,7 +421,12 @@ bool NeedsMoreInput(const std::string& text) {
       --depth;
     }
   }
-  if (quote || depth > 0) return true;
+  return OpenState{depth, quote};
+}
+
+bool NeedsMoreInput(const std::string& text) {
+  const OpenState open = OpenStateOf(text);
+  if (open.quote || open.depth > 0) return true;
   size_t end = text.find_last_not_of(" \t\r\n");
   if (end == std::string::npos) return false;
   return text[end] == ',' || (end >= 1 && text.compare(end - 1, 2, "=>") == 0);

@@ -47,10 +47,23 @@ bool IsShellConstant(const std::string& name);
 struct Command {
   std::string name;
   std::vector<Value> args;
+  // Written as a method call (arguments or parentheses): Ruby reports an unknown name as a
+  // NoMethodError then, a NameError for a bare word.
+  bool call = false;
 };
 
-// Parses one command. Returns false with a Ruby-style syntax message in *error.
-bool ParseCommand(const std::string& line, Command* command, std::string* error);
+// Parses one command. Returns false with a Ruby-style syntax message in *error and, when
+// asked, the byte offset of the error in *error_pos (irb's caret).
+bool ParseCommand(const std::string& line, Command* command, std::string* error,
+                  size_t* error_pos = nullptr);
+
+// Where `text` ends: inside how many open brackets, braces and parentheses, and inside which
+// quote (0 for none). irb's continuation prompt shows both ("hbase:008:1* ", "hbase:002:0' ").
+struct OpenState {
+  int depth = 0;
+  char quote = 0;
+};
+OpenState OpenStateOf(const std::string& text);
 
 // True when `text` ends inside an open string, bracket or brace, or after a trailing comma or
 // `=>`: the command continues on the next line.

@@ -20,6 +20,13 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
 TOOK = re.compile(r"Took \d+\.\d{4} seconds")
+# The banner of a session on stdin names the server's ports, which differ per run.
+PORTS = re.compile(r"\(Thrift1 \d+, Thrift2 \d+\)")
+
+# How a script reaches the shell, by its name's prefix: stdin_NAME is piped on stdin as
+# `hbase shell < NAME` (errors printed, the script going on), stdin-n_NAME with -n as well
+# (stopping at the first error); any other script is the shell's file argument.
+STDIN_MODES = {"stdin_": [], "stdin-n_": ["-n"]}
 
 # The .out files hold what hbase-shell printed against a real HBase 2.6.1 (run with --external
 # against the oracle). These transcripts still differ on hbase-emulator because of a server gap
@@ -45,12 +52,24 @@ def start_server(binary):
 def run_script(shell, host, t1, t2, script):
     # stderr goes to the same pipe so the transcript shows where an error appears.
     # Cell timestamps print as local date-times, as HBase's shell does: pin the zone.
-    res = subprocess.run([os.path.abspath(shell), "--host", host, "--port", t1,
-                          "--thrift2-port", t2, os.path.basename(script)],
-                         cwd=os.path.dirname(script),
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
-                         env=dict(os.environ, TZ="UTC"))
+    argv = [os.path.abspath(shell), "--host", host, "--port", t1, "--thrift2-port", t2]
+    name = os.path.basename(script)
+    stdin = None
+    for prefix, flags in STDIN_MODES.items():
+        if name.startswith(prefix):
+            argv += flags
+            stdin = open(script, "rb")
+    if stdin is None:
+        argv.append(name)
+    try:
+        res = subprocess.run(argv, cwd=os.path.dirname(script), stdin=stdin,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
+                             env=dict(os.environ, TZ="UTC"))
+    finally:
+        if stdin:
+            stdin.close()
     text = TOOK.sub("Took N.NNNN seconds", res.stdout.decode("utf-8", "replace"))
+    text = PORTS.sub("(Thrift1 T1, Thrift2 T2)", text)
     return text + "exit status %d\n" % res.returncode
 
 

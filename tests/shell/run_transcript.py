@@ -60,8 +60,11 @@ ALLOWED = {
         "region (t,,<id>.<encoded>.), and leaves out the table descriptor HBase appends",
     "get 'gs_t', 'r1', {COLUMN => 'nofam:a'}": "a missing family, as for put",
     "scan 'gs_t', {COLUMNS => ['nofam']}": "a missing family, as for put",
-    "table_help": "table references (t = get_table 't'; t.put ...) need Ruby objects; the shell "
-                  "explains that instead of HBase's text",
+    "table_help": "the shell's own, shorter help text on table references (t = get_table 't'; "
+                  "t.put ...), which work as in HBase",
+    "scan 'gs_t', {RAW => true, VERSIONS => 2, LIMIT => 1}":
+        "the same cells (nothing here needs a raw scan), then the shell's one-line note that "
+        "HBase's Thrift API has no raw scan and which cells it therefore cannot show",
     "help 'get_counter'": "help texts are the shell's own, shorter than HBase's",
     "balancer": "a cluster command: HBase runs its balancer (nothing to move), the shell says in "
                 "one line that the emulator has no balancer",

@@ -58,7 +58,28 @@ TEST(ValueTest, SyntaxErrorsAreReported) {
   EXPECT_NE(error.find("unterminated string"), std::string::npos);
   EXPECT_FALSE(ParseCommand("scan 't', {LIMIT 1}", &c, &error));
   EXPECT_FALSE(ParseCommand("scan 't', org.apache.Filter.new", &c, &error));
-  EXPECT_FALSE(ParseCommand("get 't' 'r'", &c, &error));
+  EXPECT_FALSE(ParseCommand("get 't', 'r',, 'f'", &c, &error));
+}
+
+// Ruby joins adjacent string literals: get 't' 'r' is get 'tr'.
+TEST(ValueTest, AdjacentStringLiteralsAreOneString) {
+  Command c;
+  std::string error;
+  ASSERT_TRUE(ParseCommand("get 't', 'r' \"1\"  '2'", &c, &error)) << error;
+  ASSERT_EQ(c.args.size(), 2u);
+  EXPECT_EQ(c.args[1].text, "r12");
+}
+
+TEST(ValueTest, OpenStateGivesDepthAndQuoteForTheContinuationPrompt) {
+  EXPECT_EQ(OpenStateOf("create 't', {NAME => 'f',").depth, 1);
+  EXPECT_EQ(OpenStateOf("create 't', {NAME => 'f',").quote, 0);
+  EXPECT_EQ(OpenStateOf("put 't', 'r").quote, '\'');
+  EXPECT_EQ(OpenStateOf("scan 't', {COLUMNS => ['a',").depth, 2);
+}
+
+TEST(ValueTest, InspectEscapesQuotesAndBackslashesAsRuby) {
+  EXPECT_EQ(Value::String("\\x00z").Inspect(), "\"\\\\x00z\"");
+  EXPECT_EQ(Value::String("a\"b").Inspect(), "\"a\\\"b\"");
 }
 
 TEST(ValueTest, ContinuationWhileBracketsOpenOrAfterCommaOrArrow) {
