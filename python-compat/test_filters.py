@@ -275,7 +275,7 @@ def test_row_level_filter_with_any_batch_fails_at_the_first_fetch(raw_client, ra
     # HBase 2.6 refuses it on the region server; its client retries for 50-150 s first (measured
     # on 2.6.1), so this runs on our server only.
     if hbcompat.external_target() is not None:
-        pytest.skip("HBase retries this fetch for 50-150 s (oracle README)")
+        pytest.skip("HBase retries this fetch for 50-150 s, measured on HBase 2.6.1")
     t = raw_table(("f",))
     put(raw_client, t, b"r", {b"f:a": b"v", b"f:b": b"v", b"f:c": b"v"})
     for batch in (1, 2, 100):

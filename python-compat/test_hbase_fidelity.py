@@ -161,7 +161,7 @@ def test_getVerTs_checks_the_time_range_before_the_versions(raw_client, raw_tabl
 
 def test_atomicIncrement_of_an_empty_row_fails_as_retries_exhausted(raw_client, raw_table):
     # Measured on HBase 2.6.1: its client retries this for about 130 s before it answers.
-    skip_on_external_target("HBase retries this call for ~130 s (oracle README)")
+    skip_on_external_target("HBase retries this call for ~130 s, measured on HBase 2.6.1")
     t = raw_table()
     with pytest.raises(HIOError) as excinfo:
         raw_client.atomicIncrement(t, b"", b"f:n", 1)
@@ -270,7 +270,7 @@ def test_batch_calls_on_a_missing_table_fail_as_a_batch(raw_client):
 
 
 def test_batch_reads_of_a_disabled_table_fail_as_a_batch(raw_client, raw_table):
-    skip_on_external_target("HBase retries batch calls on a disabled table for ~150 s (oracle README)")
+    skip_on_external_target("HBase retries batch calls on a disabled table for ~150 s, measured on HBase 2.6.1")
     t = raw_table()
     raw_client.disableTable(t)
     with pytest.raises(HIOError) as excinfo:

@@ -121,8 +121,10 @@ def run_ours(shell, host, t1, t2):
 
 
 def run_real():
-    shell_sh = os.environ.get("HBASE_SHELL_SH",
-                              os.path.join(HERE, "..", "..", "..", "shared", "oracle", "shell.sh"))
+    shell_sh = os.environ.get("HBASE_SHELL_SH")
+    if not shell_sh:
+        sys.exit("--refresh-real needs HBASE_SHELL_SH: a script that runs the real `hbase shell` "
+                 "2.6.1 (it is given the session file and reads the answers on stdin)")
     env = dict(os.environ, TZ="UTC")
     with open(STDIN) as answers:
         res = subprocess.run([shell_sh, SCRIPT], stdin=answers, stdout=subprocess.PIPE,
