@@ -108,6 +108,11 @@ void ServerCore::Add(std::shared_ptr<Connection> conn) {
   connections.insert(std::move(conn));
 }
 
+size_t ServerCore::Count() {
+  std::lock_guard<std::mutex> lock(mu);
+  return connections.size();
+}
+
 std::vector<std::shared_ptr<Connection>> ServerCore::Snapshot() {
   std::lock_guard<std::mutex> lock(mu);
   return {connections.begin(), connections.end()};
@@ -160,8 +165,15 @@ void Connection::OnServerStopping() {
 const char* Connection::StallReason(int64_t now_ms) const {
   const int64_t idle = core_->config.idle_timeout_ms;
   const int64_t write = core_->write_timeout_ms;
+  const int64_t message = core_->message_timeout_ms;
   const int64_t waiting = waiting_since_ms_.load(std::memory_order_relaxed);
   if (idle > 0 && waiting != 0 && now_ms - waiting >= idle) return "idle timeout";
+  const int64_t begun = message_since_ms_.load(std::memory_order_relaxed);
+  if (message > 0 && waiting != 0 && begun != 0 && now_ms - begun >= message) {
+    return "message timeout";
+  }
+  const int64_t replying = reply_since_ms_.load(std::memory_order_relaxed);
+  if (message > 0 && replying != 0 && now_ms - replying >= message) return "message timeout";
   const int64_t stalled = write_stalled_since_ms_.load(std::memory_order_relaxed);
   if (stalled == 0) return nullptr;
   if (write > 0 && now_ms - stalled >= write) return "write timeout";
@@ -178,7 +190,16 @@ void Connection::CloseIfStalled(int64_t now_ms) {
     if (reason == nullptr) return;
     const int64_t waiting = self->waiting_since_ms_.load(std::memory_order_relaxed);
     const int64_t stalled = self->write_stalled_since_ms_.load(std::memory_order_relaxed);
-    if (waiting != 0) {
+    const int64_t begun = self->message_since_ms_.load(std::memory_order_relaxed);
+    const int64_t replying = self->reply_since_ms_.load(std::memory_order_relaxed);
+    if (std::strcmp(reason, "message timeout") == 0) {
+      LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer() << ": "
+                << (waiting != 0 ? "its request began " + std::to_string(now_ms - begun) +
+                                       " ms ago and has not all arrived"
+                                 : "it has not taken the whole of its reply in " +
+                                       std::to_string(now_ms - replying) + " ms")
+                << " (message timeout)";
+    } else if (waiting != 0) {
       LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer()
                 << ": nothing received for " << now_ms - waiting << " ms"
                 << (self->session_.buffered() > 0 ? " in the middle of a message" : "") << " ("
@@ -198,6 +219,8 @@ void Connection::Close() {
   linger_timer_.cancel();
   waiting_since_ms_.store(0, std::memory_order_relaxed);
   write_stalled_since_ms_.store(0, std::memory_order_relaxed);
+  message_since_ms_.store(0, std::memory_order_relaxed);
+  reply_since_ms_.store(0, std::memory_order_relaxed);
   boost::system::error_code ec;
   if (driven_fd_ >= 0) {
     ::shutdown(driven_fd_, SHUT_RDWR);
@@ -239,6 +262,7 @@ void Connection::Pump() {
         ReadMore();
         return;
       case WireSession::Step::Action::kWrite:
+        NoteMessageDone();
         if (!WriteNow(step.write)) return;  // finishes asynchronously, or failed
         session_.Written();
         NoteReplySent();
@@ -291,8 +315,10 @@ void Connection::ReadMore() {
   session_.Idle();
   size_t space = 0;
   uint8_t* into = session_.ReadSpace(&space);
-  if (core_->config.idle_timeout_ms > 0) {
-    waiting_since_ms_.store(NowMs(), std::memory_order_relaxed);
+  if (core_->config.idle_timeout_ms > 0 || core_->message_timeout_ms > 0) {
+    const int64_t now = NowMs();
+    waiting_since_ms_.store(now, std::memory_order_relaxed);
+    NoteWaiting(now);
   }
   auto self = shared_from_this();
   socket_.async_read_some(
@@ -300,6 +326,30 @@ void Connection::ReadMore() {
       asio::bind_executor(strand_, [self](const boost::system::error_code& ec, size_t n) {
         self->OnRead(ec, n);
       }));
+}
+
+void Connection::NoteWaiting(int64_t now_ms) {
+  if (core_->message_timeout_ms <= 0) return;
+  // Bytes buffered while waiting are the start of a request (a finished one has been consumed);
+  // its clock starts with the first wait for the rest, a few microseconds after they arrived.
+  if (session_.buffered() == 0) {
+    message_since_ms_.store(0, std::memory_order_relaxed);
+  } else if (message_since_ms_.load(std::memory_order_relaxed) == 0) {
+    message_since_ms_.store(now_ms, std::memory_order_relaxed);
+  }
+}
+
+bool Connection::RequestInTime() {
+  const int64_t limit = core_->message_timeout_ms;
+  if (limit <= 0 || session_.buffered() == 0) return true;
+  const int64_t now = NowMs();
+  NoteWaiting(now);
+  const int64_t begun = message_since_ms_.load(std::memory_order_relaxed);
+  if (now - begun < limit) return true;
+  LOG(INFO) << "[thrift_server] closing connection from " << session_.peer()
+            << ": its request began " << now - begun
+            << " ms ago and has not all arrived (message timeout)";
+  return false;
 }
 
 void Connection::OnRead(const boost::system::error_code& ec, size_t n) {
@@ -360,7 +410,9 @@ bool Connection::WriteNow(const std::vector<WireSession::Span>& spans) {
     sent = 0;
   }
   busy_ = true;
-  write_stalled_since_ms_.store(NowMs(), std::memory_order_relaxed);
+  const int64_t now = NowMs();
+  write_stalled_since_ms_.store(now, std::memory_order_relaxed);
+  if (core_->message_timeout_ms > 0) reply_since_ms_.store(now, std::memory_order_relaxed);
   WriteRest();
   return false;
 }
@@ -390,6 +442,7 @@ void Connection::OnWriteSome(const boost::system::error_code& ec, size_t n) {
     return;
   }
   write_stalled_since_ms_.store(0, std::memory_order_relaxed);
+  reply_since_ms_.store(0, std::memory_order_relaxed);
   OnWritten();
 }
 
@@ -470,6 +523,7 @@ void Connection::Drive() {
     WireSession::Step step = session_.Next();
     switch (step.action) {
       case WireSession::Step::Action::kWrite:
+        NoteMessageDone();
         if (!SendAll(step.write)) {
           Close();
           return;
@@ -477,6 +531,11 @@ void Connection::Drive() {
         session_.Written();
         continue;
       case WireSession::Step::Action::kRead: {
+        // A request trickling in faster than kDriveQuiet would otherwise keep this thread.
+        if (!RequestInTime()) {
+          Close();
+          return;
+        }
         size_t space = 0;
         uint8_t* into = session_.ReadSpace(&space);
         const ssize_t n = ::recv(fd, into, space, 0);
@@ -520,8 +579,23 @@ bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
   // A client that takes nothing of its reply for this long is closed, as on the event loop.
   const int64_t deadline = SendDeadlineMs();
   int64_t progress_ms = 0;  // when the client last took something; set once a send blocks
+  // When the reply began, once one send has not taken all of it: the whole reply must go out
+  // within the message timeout, however steadily the client takes a little of it.
+  // (The first send may have blocked up to kSendPatience before this clock starts.)
+  int64_t began_ms = 0;
+  const int64_t whole_limit = core_->message_timeout_ms;
   size_t first = 0;
-  while (first < iov.size()) {
+  for (bool first_send = true; first < iov.size(); first_send = false) {
+    if (whole_limit > 0 && !first_send) {
+      const int64_t now = NowMs();
+      if (began_ms == 0) began_ms = now;
+      if (now - began_ms >= whole_limit) {
+        LOG(INFO) << "[thrift_server] closing connection from " << session_.peer()
+                  << ": it has not taken the whole of its reply in " << now - began_ms
+                  << " ms (message timeout)";
+        return false;
+      }
+    }
     msghdr msg{};
     msg.msg_iov = iov.data() + first;
     msg.msg_iovlen = iov.size() - first;
