@@ -378,3 +378,38 @@ def test_tables_page_counts_at_most_admin_count_cells_per_request(server_factory
     finally:
         transport.close()
         bystander.close()
+
+
+def test_connections_past_the_limit_on_the_admin_port_are_refused_at_accept(server_factory):
+    """Documented outcome (limit connections, per port): past the limit a new admin connection is
+    closed as soon as it is accepted, with one WARNING per burst; the Thrift ports are not
+    affected, and once connections close the console answers again."""
+    server = server_factory(flags=["--limit", "connections=20"])
+    bystander = Bystander(server)
+    held = [socket.create_connection((server.host, server.ports["admin"]), timeout=10)
+            for _ in range(20)]
+    refused = [socket.create_connection((server.host, server.ports["admin"]), timeout=10)
+               for _ in range(50)]
+    for sock in refused:
+        sock.settimeout(5)
+        try:
+            assert sock.recv(1) == b"", "a refused connection was served"
+        except ConnectionResetError:
+            pass
+        sock.close()
+    bystander.check()
+    log = server.stderr_text(limit=400_000)
+    assert log.count("[admin_http] 20 connections open (limit connections)") == 1
+    for sock in held:
+        sock.close()
+    deadline = time.monotonic() + 10
+    status = None
+    while time.monotonic() < deadline:
+        try:
+            status, _ = fetch(server, "/metrics")
+            break
+        except (ConnectionError, urllib.error.URLError):
+            time.sleep(0.1)
+    assert status == 200
+    bystander.check()
+    bystander.close()

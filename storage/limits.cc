@@ -53,6 +53,15 @@ const std::vector<LimitInfo>& AllLimits() {
        "buffers kept by all idle connections together", "nothing: larger buffers are freed"},
       {"write_timeout_ms", &Limits::write_timeout_ms, "ms",
        "time a client may leave a reply unread", "the connection is closed"},
+      {"message_timeout_ms", &Limits::message_timeout_ms, "ms",
+       "time one request may take to arrive once its first byte has, and one reply to be taken "
+       "whole (a trickle of bytes does not restart it, as it restarts the idle timeout)",
+       "the connection is closed, with a log line naming the peer"},
+      {"connections", &Limits::connections, "count",
+       "open connections on each Thrift port and on the admin port (HBase's thread-pool server "
+       "holds 1000 workers and 1000 queued)",
+       "the new connection is closed at once; a WARNING (at most one per 10 s) and the "
+       "connections_refused_total metric count them"},
       {"scanner_rows_per_call", &Limits::scanner_rows_per_call, "count",
        "rows one scanner fetch returns (larger numRows are served in several fetches)",
        "fewer rows; the scanner goes on at the next fetch"},

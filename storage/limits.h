@@ -27,6 +27,8 @@ struct Limits {
   int64_t idle_buffer_bytes = 64 << 10;         // buffer kept per idle connection
   int64_t retained_buffer_bytes = 64 << 20;     // buffers kept by all idle connections together
   int64_t write_timeout_ms = 30000;             // a reply not taken by the client in this long
+  int64_t message_timeout_ms = 60000;           // a request begun, or a reply, not through in this long
+  int64_t connections = 4096;                   // open connections per port (each Thrift port, admin)
 
   // Per call.
   int64_t scanner_rows_per_call = 100000;       // rows one scanner fetch may ask for

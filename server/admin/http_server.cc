@@ -16,6 +16,7 @@
 #include "server/admin/console.h"
 #include "server/gateway/free_memory.h"
 #include "server/net/browser_requests.h"
+#include "storage/limits.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -44,12 +45,17 @@ std::string ErrorPage(int status, const std::string& title, const std::string& d
 // One client connection: read a request, answer it, repeat while kept alive.
 class Session : public std::enable_shared_from_this<Session> {
  public:
+  // `open` counts the sessions alive (it outlives them).
   Session(tcp::socket socket, const HttpHandler* handler, const ControlHttpHandler* control,
-          const HostAllowList* allowed_hosts)
+          const HostAllowList* allowed_hosts, std::atomic<int64_t>* open)
       : stream_(std::move(socket)),
         handler_(handler),
         control_(control),
-        allowed_hosts_(allowed_hosts) {}
+        allowed_hosts_(allowed_hosts),
+        open_(open) {
+    open_->fetch_add(1, std::memory_order_relaxed);
+  }
+  ~Session() { open_->fetch_sub(1, std::memory_order_relaxed); }
 
   void Start() { Read(); }
 
@@ -231,6 +237,7 @@ class Session : public std::enable_shared_from_this<Session> {
   const HttpHandler* const handler_;
   const ControlHttpHandler* const control_;
   const HostAllowList* const allowed_hosts_;
+  std::atomic<int64_t>* const open_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   bool head_only_ = false;
@@ -274,6 +281,7 @@ class HttpServer::Impl {
       return false;
     }
     port_ = acceptor_.local_endpoint(ec).port();
+    max_connections_ = CurrentLimits().connections;
     Accept();
     thread_ = std::thread([this] { io_.run(); });
     started_ = true;
@@ -285,6 +293,7 @@ class HttpServer::Impl {
   void SetAllowedHosts(std::vector<std::string> names) { allowed_hosts_.names = std::move(names); }
   uint16_t port() const { return port_; }
   uint64_t accept_failures() const { return accept_failures_.load(std::memory_order_relaxed); }
+  uint64_t refused_connections() const { return refused_.load(std::memory_order_relaxed); }
 
   void Stop() {
     if (!started_ || stopped_) return;
@@ -303,8 +312,12 @@ class HttpServer::Impl {
       if (ec == asio::error::operation_aborted) return;
       if (!ec || ec == asio::error::connection_aborted) {
         // A connection that went away before it was taken says nothing about the next one.
-        if (!ec) {
-          std::make_shared<Session>(std::move(socket), &handler_, &control_, &allowed_hosts_)
+        if (!ec && max_connections_ > 0 &&
+            open_sessions_.load(std::memory_order_relaxed) >= max_connections_) {
+          Refuse(std::move(socket));
+        } else if (!ec) {
+          std::make_shared<Session>(std::move(socket), &handler_, &control_, &allowed_hosts_,
+                                    &open_sessions_)
               ->Start();
         }
         retry_delay_ = std::chrono::milliseconds(0);
@@ -325,6 +338,25 @@ class HttpServer::Impl {
     });
   }
 
+  // Past Limits::connections a new connection is closed at once: each session holds a
+  // descriptor and its buffers for up to kIdleTimeout. Logged at most once per
+  // kRefusalLogPeriod, with the count since the last line.
+  void Refuse(tcp::socket socket) {
+    refused_.fetch_add(1, std::memory_order_relaxed);
+    beast::error_code ec;
+    socket.close(ec);
+    ++refused_since_log_;
+    const auto now = std::chrono::steady_clock::now();
+    if (logged_refusal_ && now - last_refusal_log_ < kRefusalLogPeriod) return;
+    LOG(WARNING) << "[admin_http] " << max_connections_
+                 << " connections open (limit connections): refused " << refused_since_log_
+                 << " new connection(s)";
+    logged_refusal_ = true;
+    last_refusal_log_ = now;
+    refused_since_log_ = 0;
+  }
+
+  static constexpr std::chrono::seconds kRefusalLogPeriod{10};
   static constexpr std::chrono::milliseconds kFirstRetry{10};
   static constexpr std::chrono::milliseconds kLastRetry{1000};
 
@@ -333,6 +365,13 @@ class HttpServer::Impl {
   const HttpHandler handler_;
   ControlHttpHandler control_;
   HostAllowList allowed_hosts_;
+  // Before io_, so that it outlives the sessions io_ destroys.
+  std::atomic<int64_t> open_sessions_{0};
+  std::atomic<uint64_t> refused_{0};
+  int64_t max_connections_ = 0;            // Limits::connections at Start; 0: no limit
+  uint64_t refused_since_log_ = 0;         // the server's thread only
+  bool logged_refusal_ = false;            // the server's thread only
+  std::chrono::steady_clock::time_point last_refusal_log_;
   asio::io_context io_{1};
   tcp::acceptor acceptor_;
   asio::steady_timer retry_timer_{io_};
@@ -356,6 +395,7 @@ void HttpServer::SetAllowedHosts(std::vector<std::string> names) {
 bool HttpServer::Start(std::string* error) { return impl_->Start(error); }
 uint16_t HttpServer::port() const { return impl_->port(); }
 uint64_t HttpServer::accept_failures() const { return impl_->accept_failures(); }
+uint64_t HttpServer::refused_connections() const { return impl_->refused_connections(); }
 void HttpServer::Stop() { impl_->Stop(); }
 
 }  // namespace hbemu::server::admin

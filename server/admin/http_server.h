@@ -35,7 +35,9 @@ bool IsControlTarget(const std::string& target);
 // The one exception is /control/, which only a control handler answers (404 without one); a
 // control request other than GET must be JSON and not from a foreign page (415, 403). A request
 // whose Host is not a name of this server is refused (403) whatever its path.
-// Connections are kept alive as the client asks, and closed after 30 s without a request.
+// Connections are kept alive as the client asks, and closed when a request has not all arrived
+// 30 s after the last one (however steadily its bytes trickle in). Past Limits::connections open
+// at once, a new connection is closed as soon as it is accepted.
 //
 // Start and Stop are called from one controlling thread; Start at most once.
 class HttpServer {
@@ -57,6 +59,8 @@ class HttpServer {
   // Accepts that failed (out of descriptors, ...); each is retried after a pause that doubles
   // from 10 ms to 1 s, so a full descriptor table does not spin the server's thread.
   uint64_t accept_failures() const;
+  // Connections closed at accept because Limits::connections were open (read at Start).
+  uint64_t refused_connections() const;
   // Stops serving and joins the thread; the port is free when it returns. Connections still
   // open are closed when the object is destroyed. Idempotent.
   void Stop();

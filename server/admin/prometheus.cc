@@ -161,6 +161,11 @@ std::string Console::PrometheusText() const {
                s.wire->accepted[m].load());
     }
   }
+  w.Family(p + "connections_refused_total", "counter",
+           "Connections closed at accept because the limit connections were open.");
+  for (const ServicePort& s : sources_.services) {
+    if (s.wire) w.Sample(p + "connections_refused_total", Label("service", s.name), s.wire->refused.load());
+  }
   w.Family(p + "scanners_open", "gauge", "Scanners open now.");
   for (const ServicePort& s : sources_.services) {
     if (s.scanners) {

@@ -1,13 +1,17 @@
-// Reads calls and replies with libthrift's protocol readers over a view of the bytes: a generic
-// walk of the argument struct (no generated types), so one decoder serves both services.
+// Reads calls and replies with the wire's bounded protocol readers over a view of the bytes: a
+// generic walk of the argument struct (no generated types), so one decoder serves both services.
 
 #include "server/control/call_decode.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 
-#include <thrift/protocol/TBinaryProtocol.h>
-#include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
+
+#include "server/net/bounded_reader.h"
 
 namespace hbemu::server::control {
 namespace {
@@ -16,6 +20,8 @@ using apache::thrift::protocol::TMessageType;
 using apache::thrift::protocol::TProtocol;
 using apache::thrift::protocol::TType;
 using apache::thrift::transport::TMemoryBuffer;
+using wire_readers::CodeOfType;
+using wire_readers::TypeOfCode;
 
 // A decoded Thrift value, kept only as deep as the arguments that matter (a TScan's fields, a
 // TGet's columns' families and qualifiers).
@@ -40,105 +46,185 @@ struct Value {
   }
 };
 
-constexpr int kMaxDepth = 4;
+namespace p = apache::thrift::protocol;
 
-Value Read(TProtocol* in, TType type, int depth) {
-  namespace p = apache::thrift::protocol;
-  Value v;
-  v.type = type;
-  if (depth > kMaxDepth && (type == p::T_STRUCT || type == p::T_LIST || type == p::T_SET ||
-                            type == p::T_MAP)) {
-    in->skip(type);
-    return v;
-  }
-  switch (type) {
-    case p::T_STRING: {
-      in->readBinary(v.s);
-      if (v.s.size() > DecodedCall::kKeptBytes) v.s.resize(DecodedCall::kKeptBytes);
-      break;
+// Structs and lists kept as deep as this (and the scalars in them); deeper ones are walked and
+// dropped.
+constexpr int kKeptDepth = 4;
+// Nesting walked at all, as libthrift's default recursion limit: a message nested deeper is not
+// a call of either IDL, and the walk must not take the stack with it.
+constexpr int kMaxDepth = 64;
+// Values kept from one message, whatever its size: a struct of a million fields keeps the first
+// ones only (the arguments and the fields that matter come first).
+constexpr int kMaxKeptValues = 4096;
+
+// Walks one message's values through the bounded wire readers (server/net/bounded_reader.h), so
+// a length or count the message cannot hold is refused before anything is allocated for it, as
+// on the wire, and every type code is checked before it is used. Only what the log needs is kept.
+class Walker {
+ public:
+  explicit Walker(TProtocol* in) : in_(in) {}
+
+  // Reads one value of type `code`; keeps it in *out when out is not null.
+  void Read(int code, int depth, Value* out) {
+    if (depth > kMaxDepth) {
+      throw p::TProtocolException(p::TProtocolException::DEPTH_LIMIT);
     }
-    case p::T_BOOL: {
-      bool b = false;
-      in->readBool(b);
-      v.i = b;
-      break;
+    const bool nested = code == p::T_STRUCT || code == p::T_LIST || code == p::T_SET;
+    if (out != nullptr && ((nested && depth > kKeptDepth) || kept_ >= kMaxKeptValues)) {
+      out = nullptr;
     }
-    case p::T_BYTE: {
-      int8_t x = 0;
-      in->readByte(x);
-      v.i = x;
-      break;
+    if (out != nullptr) {
+      ++kept_;
+      out->type = static_cast<TType>(code);
     }
-    case p::T_I16: {
-      int16_t x = 0;
-      in->readI16(x);
-      v.i = x;
-      break;
-    }
-    case p::T_I32: {
-      int32_t x = 0;
-      in->readI32(x);
-      v.i = x;
-      break;
-    }
-    case p::T_I64: {
-      int64_t x = 0;
-      in->readI64(x);
-      v.i = x;
-      break;
-    }
-    case p::T_STRUCT: {
-      std::string name;
-      in->readStructBegin(name);
-      for (;;) {
-        TType ftype;
-        int16_t id;
-        in->readFieldBegin(name, ftype, id);
-        if (ftype == p::T_STOP) break;
-        v.fields.emplace_back(id, Read(in, ftype, depth + 1));
-        in->readFieldEnd();
+    switch (code) {
+      case p::T_STRING: {
+        std::string s;
+        in_->readBinary(s);
+        if (s.size() > DecodedCall::kKeptBytes) s.resize(DecodedCall::kKeptBytes);
+        if (out != nullptr) out->s = std::move(s);
+        break;
       }
-      in->readStructEnd();
-      break;
-    }
-    case p::T_LIST:
-    case p::T_SET: {
-      TType etype;
-      uint32_t size = 0;
-      if (type == p::T_LIST) {
-        in->readListBegin(etype, size);
-      } else {
-        in->readSetBegin(etype, size);
+      case p::T_BOOL: {
+        bool b = false;
+        in_->readBool(b);
+        if (out != nullptr) out->i = b;
+        break;
       }
-      v.count = size;
-      for (uint32_t k = 0; k < size; ++k) {
-        if (k < DecodedCall::kKeptItems) {
-          v.items.push_back(Read(in, etype, depth + 1));
-        } else {
-          in->skip(etype);
+      case p::T_BYTE: {
+        int8_t x = 0;
+        in_->readByte(x);
+        if (out != nullptr) out->i = x;
+        break;
+      }
+      case p::T_I16: {
+        int16_t x = 0;
+        in_->readI16(x);
+        if (out != nullptr) out->i = x;
+        break;
+      }
+      case p::T_I32: {
+        int32_t x = 0;
+        in_->readI32(x);
+        if (out != nullptr) out->i = x;
+        break;
+      }
+      case p::T_I64: {
+        int64_t x = 0;
+        in_->readI64(x);
+        if (out != nullptr) out->i = x;
+        break;
+      }
+      case p::T_DOUBLE: {
+        double x = 0;
+        in_->readDouble(x);
+        break;
+      }
+      case p::T_STRUCT:
+        ReadStruct(depth, out);
+        break;
+      case p::T_LIST:
+      case p::T_SET:
+        ReadList(code == p::T_LIST, depth, out);
+        break;
+      case p::T_MAP: {
+        TType key_type, value_type;
+        uint32_t size = 0;
+        in_->readMapBegin(key_type, value_type, size);  // maps (attributes) are not kept
+        for (uint32_t k = 0; k < size; ++k) {
+          Read(CodeOfType(key_type), depth + 1, nullptr);
+          Read(CodeOfType(value_type), depth + 1, nullptr);
         }
+        in_->readMapEnd();
+        break;
       }
-      if (type == p::T_LIST) {
-        in->readListEnd();
-      } else {
-        in->readSetEnd();
-      }
-      break;
+      default:
+        // STOP, VOID, U64, UTF8, UTF16: libthrift skips them by reading nothing.
+        break;
     }
-    default:
-      in->skip(type);  // maps (attributes) and doubles say nothing the log keeps
   }
-  return v;
+
+ private:
+  void ReadStruct(int depth, Value* out) {
+    std::string name;
+    in_->readStructBegin(name);
+    for (;;) {
+      TType type;
+      int16_t id = 0;
+      in_->readFieldBegin(name, type, id);
+      const int code = CodeOfType(type);
+      if (code == p::T_STOP) break;
+      TypeOfCode(code);  // a reader that did not check it (compact checks its own)
+      if (out != nullptr && kept_ < kMaxKeptValues) {
+        out->fields.emplace_back(id, Value());
+        Read(code, depth + 1, &out->fields.back().second);
+      } else {
+        Read(code, depth + 1, nullptr);
+      }
+      in_->readFieldEnd();
+    }
+    in_->readStructEnd();
+  }
+
+  void ReadList(bool list, int depth, Value* out) {
+    TType type;
+    uint32_t size = 0;
+    if (list) {
+      in_->readListBegin(type, size);
+    } else {
+      in_->readSetBegin(type, size);
+    }
+    const int code = CodeOfType(type);
+    if (out != nullptr) out->count = size;
+    for (uint32_t k = 0; k < size; ++k) {
+      if (out != nullptr && k < DecodedCall::kKeptItems && kept_ < kMaxKeptValues) {
+        out->items.emplace_back();
+        Read(code, depth + 1, &out->items.back());
+      } else {
+        Read(code, depth + 1, nullptr);
+      }
+    }
+    if (list) {
+      in_->readListEnd();
+    } else {
+      in_->readSetEnd();
+    }
+  }
+
+  TProtocol* const in_;
+  int kept_ = 0;
+};
+
+Value ReadArgs(TProtocol* in) {
+  Value args;
+  Walker(in).Read(p::T_STRUCT, 0, &args);
+  return args;
 }
 
+// The wire's own readers over a view of the message, with the wire's limits for its size.
 std::unique_ptr<TProtocol> Reader(const uint8_t* data, size_t length, WireProtocol protocol) {
-  auto buffer = std::make_shared<TMemoryBuffer>(const_cast<uint8_t*>(data),
-                                                static_cast<uint32_t>(length),
+  const uint32_t size = static_cast<uint32_t>(std::min<size_t>(length, UINT32_MAX));
+  auto buffer = std::make_shared<TMemoryBuffer>(const_cast<uint8_t*>(data), size,
                                                 TMemoryBuffer::OBSERVE);
+  const int32_t limit = static_cast<int32_t>(std::min<size_t>(length, INT32_MAX));
+  const uint64_t budget = wire_readers::DecodedBudget(length);
   if (protocol == WireProtocol::kCompact) {
-    return std::make_unique<apache::thrift::protocol::TCompactProtocol>(buffer);
+    auto reader = std::make_unique<wire_readers::CompactReader>(buffer);
+    reader->SetLimits(limit, budget);
+    return reader;
   }
-  return std::make_unique<apache::thrift::protocol::TBinaryProtocol>(buffer);
+  auto reader = std::make_unique<wire_readers::BinaryReader>(buffer);
+  reader->SetLimits(limit, budget);
+  return reader;
+}
+
+// A message's type, read as an int: the binary reader stores whatever byte arrived.
+int MessageTypeCode(const TMessageType& type) {
+  int code;
+  static_assert(sizeof(code) == sizeof(type), "TMessageType is an int-sized enum");
+  std::memcpy(&code, &type, sizeof(code));
+  return code;
 }
 
 // Thrift2's TTableName {1: ns, 2: qualifier}, as HBase prints a table name.
@@ -282,7 +368,7 @@ DecodedCall DecodeCall(const std::string& service, const uint8_t* message, size_
     auto in = Reader(message, length, protocol);
     TMessageType type;
     in->readMessageBegin(out.method, type, out.seqid);
-    const Value args = Read(in.get(), apache::thrift::protocol::T_STRUCT, 0);
+    const Value args = ReadArgs(in.get());
     FromArgs(service, args, &out);
     out.decoded = true;
   } catch (const std::exception&) {
@@ -301,8 +387,8 @@ DecodedReply DecodeReply(const std::string& service, const uint8_t* reply, size_
     TMessageType type;
     int32_t seqid = 0;
     in->readMessageBegin(name, type, seqid);
-    const Value result = Read(in.get(), apache::thrift::protocol::T_STRUCT, 0);
-    if (type == apache::thrift::protocol::T_EXCEPTION) {
+    const Value result = ReadArgs(in.get());
+    if (MessageTypeCode(type) == apache::thrift::protocol::T_EXCEPTION) {
       out.error = true;
       out.exception = "TApplicationException";
       out.message = StringField(result, 1);

@@ -12,8 +12,11 @@
 #include <thrift/protocol/TProtocolException.h>
 #include <thrift/transport/TBufferTransports.h>
 
-// The protocol readers a WireSession decodes each message with (its own view of the message in a
-// TMemoryBuffer). Internal to server/net.
+#include "storage/limits.h"
+
+// The protocol readers every message from a client is decoded with: by a WireSession (its own
+// view of the message in a TMemoryBuffer) and by the test controls' call log
+// (server/control/call_decode.cc), so both hold a message to the same bounds.
 namespace hbemu::server::wire_readers {
 
 using apache::thrift::protocol::TBinaryProtocolT;
@@ -24,6 +27,40 @@ using apache::thrift::protocol::TProtocolException;
 using apache::thrift::protocol::TSet;
 using apache::thrift::protocol::TType;
 using apache::thrift::transport::TMemoryBuffer;
+
+// The memory one message of `length` bytes may decode into (Limits::decoded_bytes, or
+// decoded_bytes_per_byte for each of its bytes when that is more): it follows the bytes that
+// arrived, not the counts they claim.
+inline uint64_t DecodedBudget(size_t length) {
+  const Limits& limits = CurrentLimits();
+  return std::max<uint64_t>(
+      static_cast<uint64_t>(limits.decoded_bytes),
+      static_cast<uint64_t>(length) * static_cast<uint64_t>(limits.decoded_bytes_per_byte));
+}
+
+// The TType a type code read from the wire names, or INVALID_DATA for a code that names none.
+// The binary protocol stores whatever byte arrives in the enum, and loading an enum holding a
+// value it cannot hold is undefined, so codes are checked as integers before they become types.
+// Every code libthrift declares is a type here (it skips VOID, U64, UTF8 and UTF16 fields by
+// reading nothing), as the generated readers would take it.
+inline TType TypeOfCode(int code) {
+  switch (code) {
+    case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 9: case 10: case 11: case 12:
+    case 13: case 14: case 15: case 16: case 17:
+      return static_cast<TType>(code);
+    default:
+      throw TProtocolException(TProtocolException::INVALID_DATA,
+                               "unknown type " + std::to_string(code));
+  }
+}
+
+// A TType's code, read as an int whatever it holds.
+inline int CodeOfType(const TType& type) {
+  int code;
+  static_assert(sizeof(code) == sizeof(type), "TType is an int-sized enum");
+  std::memcpy(&code, &type, sizeof(code));
+  return code;
+}
 
 // libthrift sizes a string or container from its length prefix before reading it (a string
 // resized, a vector of that many elements, the compact protocol's string buffer reallocated),
@@ -76,9 +113,7 @@ class BoundedReader : public Protocol {
   // byte in the enum, so its bytes are read as an int (loading an out-of-range enum is
   // undefined) and an unknown type is refused, as libthrift's getMinSerializedSize does.
   uint64_t MinBytes(const TType& type) {
-    int code;
-    static_assert(sizeof(code) == sizeof(type), "TType is an int-sized enum");
-    std::memcpy(&code, &type, sizeof(code));
+    const int code = CodeOfType(type);
     switch (code) {
       case 0: case 1: case 2: case 3: case 4: case 6: case 8: case 10: case 11: case 12:
       case 13: case 14: case 15:
@@ -96,9 +131,7 @@ class BoundedReader : public Protocol {
   // structs of both services are (TGet, TScan, TPut: 200-330 bytes); their fields are charged
   // again only when they hold more (strings past the inline size, containers).
   static uint64_t MemoryBytes(const TType& type) {
-    int code;
-    std::memcpy(&code, &type, sizeof(code));
-    switch (code) {
+    switch (CodeOfType(type)) {
       case 2: case 3: return 1;            // bool, byte
       case 6: return 2;                    // i16
       case 8: return 4;                    // i32
@@ -152,7 +185,54 @@ class BinaryReader : public BoundedReader<TBinaryProtocolT<TMemoryBuffer>> {
   uint32_t readString_virt(std::string& str) override { return ReadBytes(str); }
   uint32_t readBinary_virt(std::string& str) override { return ReadBytes(str); }
 
+  // As libthrift's, but a type byte becomes a TType only once it names one (TypeOfCode).
+  uint32_t readFieldBegin_virt(std::string&, TType& field_type, int16_t& field_id) override {
+    int8_t code;
+    uint32_t result = readByte(code);
+    field_type = TypeOfCode(code);
+    field_id = 0;
+    if (code != 0) result += readI16(field_id);
+    return result;
+  }
+  uint32_t readListBegin_virt(TType& elem_type, uint32_t& size) override {
+    const uint32_t result = ReadContainerHead(&elem_type, nullptr, &size);
+    TList list(elem_type, size);
+    checkReadBytesAvailable(list);
+    return result;
+  }
+  uint32_t readSetBegin_virt(TType& elem_type, uint32_t& size) override {
+    const uint32_t result = ReadContainerHead(&elem_type, nullptr, &size);
+    TSet set(elem_type, size);
+    checkReadBytesAvailable(set);
+    return result;
+  }
+  uint32_t readMapBegin_virt(TType& key_type, TType& value_type, uint32_t& size) override {
+    const uint32_t result = ReadContainerHead(&key_type, &value_type, &size);
+    TMap map(key_type, value_type, size);
+    checkReadBytesAvailable(map);
+    return result;
+  }
+
  private:
+  // One or two type bytes and a size, refused as libthrift refuses them.
+  uint32_t ReadContainerHead(TType* first, TType* second, uint32_t* size) {
+    int8_t code;
+    uint32_t result = readByte(code);
+    *first = TypeOfCode(code);
+    if (second != nullptr) {
+      result += readByte(code);
+      *second = TypeOfCode(code);
+    }
+    int32_t signed_size;
+    result += readI32(signed_size);
+    if (signed_size < 0) throw TProtocolException(TProtocolException::NEGATIVE_SIZE);
+    if (container_limit_ && signed_size > container_limit_) {
+      throw TProtocolException(TProtocolException::SIZE_LIMIT);
+    }
+    *size = static_cast<uint32_t>(signed_size);
+    return result;
+  }
+
   uint32_t ReadBytes(std::string& str) {
     int32_t size;
     const uint32_t header = readI32(size);

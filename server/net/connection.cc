@@ -1,9 +1,6 @@
 #include "server/net/connection.h"
 
-#include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,15 +21,6 @@ using asio::ip::tcp;
 
 constexpr auto kLingerTime = std::chrono::seconds(1);
 constexpr int kMaxInlineCalls = 16;
-// A call that arrives this soon after the connection's last reply marks a client calling back
-// to back (a loop in a test suite or a benchmark; a few microseconds to a few hundred for
-// Python), worth a call thread.
-constexpr int64_t kBackToBackUs = 2000;
-// How long a call thread waits for a connection's next call before handing it back to its loop.
-constexpr auto kDriveQuiet = std::chrono::milliseconds(50);
-// How long a blocked send waits before the call thread looks whether the server is stopping or
-// the client has taken nothing for too long.
-constexpr auto kSendPatience = std::chrono::milliseconds(500);
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -44,20 +32,6 @@ int64_t NowUs() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-timeval ToTimeval(std::chrono::milliseconds d) {
-  timeval tv;
-  tv.tv_sec = static_cast<time_t>(d.count() / 1000);
-  tv.tv_usec = static_cast<suseconds_t>((d.count() % 1000) * 1000);
-  return tv;
-}
-
-// For a call thread's blocking recv/send. The descriptor is out of asio while driven; giving it
-// back (ReassignDescriptor) makes it non-blocking again.
-void MakeBlocking(int fd) {
-  int non_blocking = 0;
-  ioctl(fd, FIONBIO, &non_blocking);
 }
 
 tcp ProtocolOf(const tcp::socket& socket) {
@@ -106,6 +80,11 @@ void ServerCore::Add(std::shared_ptr<Connection> conn) {
   std::lock_guard<std::mutex> lock(mu);
   conn->loop()->connections.fetch_add(1, std::memory_order_relaxed);
   connections.insert(std::move(conn));
+}
+
+size_t ServerCore::Count() {
+  std::lock_guard<std::mutex> lock(mu);
+  return connections.size();
 }
 
 std::vector<std::shared_ptr<Connection>> ServerCore::Snapshot() {
@@ -160,8 +139,15 @@ void Connection::OnServerStopping() {
 const char* Connection::StallReason(int64_t now_ms) const {
   const int64_t idle = core_->config.idle_timeout_ms;
   const int64_t write = core_->write_timeout_ms;
+  const int64_t message = core_->message_timeout_ms;
   const int64_t waiting = waiting_since_ms_.load(std::memory_order_relaxed);
   if (idle > 0 && waiting != 0 && now_ms - waiting >= idle) return "idle timeout";
+  const int64_t begun = message_since_ms_.load(std::memory_order_relaxed);
+  if (message > 0 && waiting != 0 && begun != 0 && now_ms - begun >= message) {
+    return "message timeout";
+  }
+  const int64_t replying = reply_since_ms_.load(std::memory_order_relaxed);
+  if (message > 0 && replying != 0 && now_ms - replying >= message) return "message timeout";
   const int64_t stalled = write_stalled_since_ms_.load(std::memory_order_relaxed);
   if (stalled == 0) return nullptr;
   if (write > 0 && now_ms - stalled >= write) return "write timeout";
@@ -178,7 +164,16 @@ void Connection::CloseIfStalled(int64_t now_ms) {
     if (reason == nullptr) return;
     const int64_t waiting = self->waiting_since_ms_.load(std::memory_order_relaxed);
     const int64_t stalled = self->write_stalled_since_ms_.load(std::memory_order_relaxed);
-    if (waiting != 0) {
+    const int64_t begun = self->message_since_ms_.load(std::memory_order_relaxed);
+    const int64_t replying = self->reply_since_ms_.load(std::memory_order_relaxed);
+    if (std::strcmp(reason, "message timeout") == 0) {
+      LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer() << ": "
+                << (waiting != 0 ? "its request began " + std::to_string(now_ms - begun) +
+                                       " ms ago and has not all arrived"
+                                 : "it has not taken the whole of its reply in " +
+                                       std::to_string(now_ms - replying) + " ms")
+                << " (message timeout)";
+    } else if (waiting != 0) {
       LOG(INFO) << "[thrift_server] closing connection from " << self->session_.peer()
                 << ": nothing received for " << now_ms - waiting << " ms"
                 << (self->session_.buffered() > 0 ? " in the middle of a message" : "") << " ("
@@ -198,6 +193,8 @@ void Connection::Close() {
   linger_timer_.cancel();
   waiting_since_ms_.store(0, std::memory_order_relaxed);
   write_stalled_since_ms_.store(0, std::memory_order_relaxed);
+  message_since_ms_.store(0, std::memory_order_relaxed);
+  reply_since_ms_.store(0, std::memory_order_relaxed);
   boost::system::error_code ec;
   if (driven_fd_ >= 0) {
     ::shutdown(driven_fd_, SHUT_RDWR);
@@ -239,6 +236,7 @@ void Connection::Pump() {
         ReadMore();
         return;
       case WireSession::Step::Action::kWrite:
+        NoteMessageDone();
         if (!WriteNow(step.write)) return;  // finishes asynchronously, or failed
         session_.Written();
         NoteReplySent();
@@ -291,8 +289,10 @@ void Connection::ReadMore() {
   session_.Idle();
   size_t space = 0;
   uint8_t* into = session_.ReadSpace(&space);
-  if (core_->config.idle_timeout_ms > 0) {
-    waiting_since_ms_.store(NowMs(), std::memory_order_relaxed);
+  if (core_->config.idle_timeout_ms > 0 || core_->message_timeout_ms > 0) {
+    const int64_t now = NowMs();
+    waiting_since_ms_.store(now, std::memory_order_relaxed);
+    NoteWaiting(now);
   }
   auto self = shared_from_this();
   socket_.async_read_some(
@@ -300,6 +300,30 @@ void Connection::ReadMore() {
       asio::bind_executor(strand_, [self](const boost::system::error_code& ec, size_t n) {
         self->OnRead(ec, n);
       }));
+}
+
+void Connection::NoteWaiting(int64_t now_ms) {
+  if (core_->message_timeout_ms <= 0) return;
+  // Bytes buffered while waiting are the start of a request (a finished one has been consumed);
+  // its clock starts with the first wait for the rest, a few microseconds after they arrived.
+  if (session_.buffered() == 0) {
+    message_since_ms_.store(0, std::memory_order_relaxed);
+  } else if (message_since_ms_.load(std::memory_order_relaxed) == 0) {
+    message_since_ms_.store(now_ms, std::memory_order_relaxed);
+  }
+}
+
+bool Connection::RequestInTime() {
+  const int64_t limit = core_->message_timeout_ms;
+  if (limit <= 0 || session_.buffered() == 0) return true;
+  const int64_t now = NowMs();
+  NoteWaiting(now);
+  const int64_t begun = message_since_ms_.load(std::memory_order_relaxed);
+  if (now - begun < limit) return true;
+  LOG(INFO) << "[thrift_server] closing connection from " << session_.peer()
+            << ": its request began " << now - begun
+            << " ms ago and has not all arrived (message timeout)";
+  return false;
 }
 
 void Connection::OnRead(const boost::system::error_code& ec, size_t n) {
@@ -360,7 +384,9 @@ bool Connection::WriteNow(const std::vector<WireSession::Span>& spans) {
     sent = 0;
   }
   busy_ = true;
-  write_stalled_since_ms_.store(NowMs(), std::memory_order_relaxed);
+  const int64_t now = NowMs();
+  write_stalled_since_ms_.store(now, std::memory_order_relaxed);
+  if (core_->message_timeout_ms > 0) reply_since_ms_.store(now, std::memory_order_relaxed);
   WriteRest();
   return false;
 }
@@ -390,6 +416,7 @@ void Connection::OnWriteSome(const boost::system::error_code& ec, size_t n) {
     return;
   }
   write_stalled_since_ms_.store(0, std::memory_order_relaxed);
+  reply_since_ms_.store(0, std::memory_order_relaxed);
   OnWritten();
 }
 
@@ -402,175 +429,6 @@ void Connection::OnWritten() {
 
 void Connection::NoteReplySent() {
   if (core_->call_threads) last_reply_us_ = NowUs();
-}
-
-bool Connection::TryHandToCallThread() {
-  if (!core_->call_threads || last_reply_us_ == 0 || close_after_reply_) return false;
-  // HTTP keeps its event-loop path (lingering, keep-alive), and it is rarely hot.
-  if (!session_.format() || session_.format()->transport == WireTransport::kHttp) return false;
-  if (NowUs() - last_reply_us_ > kBackToBackUs) return false;
-  if (!ReleaseDescriptor()) return false;
-  driven_.store(true, std::memory_order_release);
-  auto self = shared_from_this();
-  core_->stats.on_call_threads.fetch_add(1, std::memory_order_relaxed);
-  if (core_->call_threads->TryRun([self] { self->Drive(); })) return true;
-  core_->stats.on_call_threads.fetch_sub(1, std::memory_order_relaxed);
-  driven_.store(false, std::memory_order_release);
-  if (!ReassignDescriptor()) {
-    Close();
-    return true;  // nothing left to pump
-  }
-  return false;
-}
-
-bool Connection::ReleaseDescriptor() {
-  boost::system::error_code ec;
-  const int fd = socket_.release(ec);
-  if (ec) return false;
-  driven_fd_ = fd;
-  return true;
-}
-
-bool Connection::ReassignDescriptor() {
-  boost::system::error_code ec;
-  socket_.assign(protocol_, driven_fd_, ec);
-  if (ec) {
-    LOG(WARNING) << "[thrift_server] cannot give the connection from " << session_.peer()
-                 << " back to its event loop: " << ec.message();
-    return false;  // driven_fd_ stays ours to close
-  }
-  driven_fd_ = -1;
-  socket_.non_blocking(true, ec);  // WriteNow's first send must not block
-  return true;
-}
-
-void Connection::Drive() {
-  const int fd = driven_fd_;
-  if (!blocking_options_set_) {
-    blocking_options_set_ = true;
-    const timeval quiet = ToTimeval(kDriveQuiet);
-    const int64_t deadline = SendDeadlineMs();
-    const timeval patience = ToTimeval(deadline > 0 ? std::min<std::chrono::milliseconds>(
-                                                          kSendPatience,
-                                                          std::chrono::milliseconds(deadline))
-                                                    : kSendPatience);
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &quiet, sizeof(quiet));
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof(patience));
-  }
-  MakeBlocking(fd);
-  struct Count {  // however the drive ends
-    WireStats& stats;
-    ~Count() { stats.on_call_threads.fetch_sub(1, std::memory_order_relaxed); }
-  } count{core_->stats};
-  for (;;) {
-    if (stop_requested_.load()) {
-      Close();
-      return;
-    }
-    WireSession::Step step = session_.Next();
-    switch (step.action) {
-      case WireSession::Step::Action::kWrite:
-        if (!SendAll(step.write)) {
-          Close();
-          return;
-        }
-        session_.Written();
-        continue;
-      case WireSession::Step::Action::kRead: {
-        size_t space = 0;
-        uint8_t* into = session_.ReadSpace(&space);
-        const ssize_t n = ::recv(fd, into, space, 0);
-        if (n > 0) {
-          session_.Received(static_cast<size_t>(n));
-          continue;
-        }
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-          HandBack();  // quiet for kDriveQuiet
-          return;
-        }
-        CloseForReadEnd(n < 0 ? strerror(errno) : std::string());
-        return;
-      }
-      case WireSession::Step::Action::kClose:
-        LogCloseReason(step.reason);
-        Close();
-        return;
-    }
-  }
-}
-
-int64_t Connection::SendDeadlineMs() const {
-  const int64_t write = core_->write_timeout_ms, idle = core_->config.idle_timeout_ms;
-  if (write > 0 && idle > 0) return std::min(write, idle);
-  return std::max<int64_t>(write, idle);
-}
-
-const char* Connection::SendDeadlineName() const {
-  const int64_t write = core_->write_timeout_ms, idle = core_->config.idle_timeout_ms;
-  return write > 0 && (idle <= 0 || write <= idle) ? "write timeout" : "idle timeout";
-}
-
-bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
-  std::vector<iovec> iov;
-  iov.reserve(spans.size());
-  for (const auto& span : spans) {
-    if (span.size > 0) iov.push_back({const_cast<uint8_t*>(span.data), span.size});
-  }
-  // A client that takes nothing of its reply for this long is closed, as on the event loop.
-  const int64_t deadline = SendDeadlineMs();
-  int64_t progress_ms = 0;  // when the client last took something; set once a send blocks
-  size_t first = 0;
-  while (first < iov.size()) {
-    msghdr msg{};
-    msg.msg_iov = iov.data() + first;
-    msg.msg_iovlen = iov.size() - first;
-    const ssize_t sent = ::sendmsg(driven_fd_, &msg, MSG_NOSIGNAL);
-    if (sent < 0) {
-      if (errno == EINTR) continue;
-      if ((errno == EAGAIN || errno == EWOULDBLOCK) && !stop_requested_.load()) {
-        // SO_SNDTIMEO ran out with nothing sent: the send blocked that long.
-        const int64_t now = NowMs();
-        if (progress_ms == 0) {
-          progress_ms = now - std::min<int64_t>(deadline, kSendPatience.count());
-        }
-        if (deadline == 0 || now - progress_ms < deadline) continue;
-        LOG(INFO) << "[thrift_server] closing connection from " << session_.peer()
-                  << ": it took none of its reply for " << now - progress_ms << " ms ("
-                  << SendDeadlineName() << ")";
-        return false;
-      }
-      VLOG(1) << "[thrift_server] reply to " << session_.peer()
-              << " not delivered: " << strerror(errno);
-      return false;
-    }
-    if (progress_ms != 0) progress_ms = NowMs();
-    size_t left = static_cast<size_t>(sent);
-    while (first < iov.size() && left >= iov[first].iov_len) left -= iov[first++].iov_len;
-    if (left > 0) {
-      iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + left;
-      iov[first].iov_len -= left;
-    }
-  }
-  return true;
-}
-
-void Connection::HandBack() {
-  if (stop_requested_.load()) {
-    Close();
-    return;
-  }
-  auto self = shared_from_this();
-  asio::post(strand_, [self] {
-    self->driven_.store(false, std::memory_order_release);
-    if (!self->ReassignDescriptor()) {
-      self->Close();
-      return;
-    }
-    self->last_reply_us_ = 0;  // it went quiet: the next call starts on the loop again
-    if (self->stop_requested_.load()) self->close_after_reply_ = true;
-    self->Pump();
-  });
 }
 
 }  // namespace hbemu::server

@@ -38,8 +38,11 @@ struct ServerCore {
   explicit ServerCore(ThriftServerConfig server_config);
 
   ThriftServerConfig config;
-  // Limits::write_timeout_ms when the server was made; 0 = never.
+  // Limits::write_timeout_ms, message_timeout_ms and connections when the server was made;
+  // 0 = never (no limit).
   int64_t write_timeout_ms = 0;
+  int64_t message_timeout_ms = 0;
+  int64_t max_connections = 0;
   WireSessionConfig session_config;
   WireStats stats;
   std::shared_ptr<apache::thrift::TProcessor> processor;
@@ -57,6 +60,7 @@ struct ServerCore {
   // The loop with the fewest open connections, so long-lived clients spread evenly.
   EventLoop* LeastLoadedLoop();
   void Add(std::shared_ptr<Connection> conn);
+  size_t Count();
   void Remove(const std::shared_ptr<Connection>& conn);
   // The connections open now, to act on outside the lock.
   std::vector<std::shared_ptr<Connection>> Snapshot();
@@ -92,7 +96,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Any thread: closes the connection if it has waited for its client's next bytes longer than
   // the idle timeout, or for its client to take any of a reply longer than the write timeout or
-  // the idle timeout (a client that stops reading is idle too).
+  // the idle timeout (a client that stops reading is idle too), or if a request begun or a reply
+  // being written has taken longer than the message timeout as a whole.
   void CloseIfStalled(int64_t now_ms);
 
   // On the strand, on the call thread driving it, or once no thread runs the event loop.
@@ -129,6 +134,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Why the connection is to be closed at `now_ms` (the timeout that ran out), or null.
   const char* StallReason(int64_t now_ms) const;
   void NoteReplySent();
+  // On the strand or the driving call thread: a whole message arrived, or the connection waits
+  // for more of one (sets the message clock when a message has begun).
+  void NoteMessageDone() { message_since_ms_.store(0, std::memory_order_relaxed); }
+  void NoteWaiting(int64_t now_ms);
+  // On the driving call thread, before it waits for more of a request: false (with a log line)
+  // when the request has taken longer than the message timeout.
+  bool RequestInTime();
 
   // On the strand: hands the connection to a call thread if it calls back to back and one is
   // free. True when it did.
@@ -167,6 +179,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // While a reply is written asynchronously: when the client last took some of it (steady ms);
   // else 0. Written on the strand, read by the idle sweep.
   std::atomic<int64_t> write_stalled_since_ms_{0};
+  // The message timeout's clocks, which no progress restarts: when the request being received
+  // began to arrive (0: none begun), and when the reply being written asynchronously began
+  // (0: none). Without them a client sending one byte of a request every few seconds, or taking
+  // one TCP window of a reply every few seconds, held its connection (and its buffers, or a
+  // call thread) forever. Written on the strand or the driving call thread, read by the sweep.
+  std::atomic<int64_t> message_since_ms_{0};
+  std::atomic<int64_t> reply_since_ms_{0};
   // The rest of the reply being written asynchronously.
   std::vector<boost::asio::const_buffer> pending_;
   // Set (on the strand) while a call thread serves the connection.

@@ -38,6 +38,7 @@ using apache::thrift::TProcessor;
 
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
+constexpr int64_t kRefusalLogPeriodMs = 10000;
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -59,6 +60,8 @@ class ThriftServer::Impl {
     core_.session_config.retained_buffer_bytes =
         static_cast<size_t>(limits.retained_buffer_bytes);
     core_.write_timeout_ms = limits.write_timeout_ms;
+    core_.message_timeout_ms = limits.message_timeout_ms;
+    core_.max_connections = limits.connections;
     core_.session_config.stats = &core_.stats;
     core_.session_config.hook = core_.config.call_hook;
     // The processor reads each message from its own buffer, already bounded by
@@ -111,6 +114,9 @@ class ThriftServer::Impl {
               << ", write timeout "
               << (core_.write_timeout_ms > 0 ? std::to_string(core_.write_timeout_ms) + " ms"
                                              : std::string("off"))
+              << ", message timeout "
+              << (core_.message_timeout_ms > 0 ? std::to_string(core_.message_timeout_ms) + " ms"
+                                               : std::string("off"))
               << ")";
     return true;
   }
@@ -178,6 +184,11 @@ class ThriftServer::Impl {
             }));
         return;
       }
+      if (core_.max_connections > 0 &&
+          core_.Count() >= static_cast<size_t>(core_.max_connections)) {
+        Refuse(std::move(socket));
+        return Accept();
+      }
       boost::system::error_code opt_ec;
       socket.set_option(tcp::no_delay(true), opt_ec);
       auto conn = std::make_shared<Connection>(&core_, loop, std::move(socket));
@@ -185,6 +196,28 @@ class ThriftServer::Impl {
       conn->Start();
       Accept();
     }));
+  }
+
+  // On accept_strand_. A connection past Limits::connections is closed before it costs anything
+  // but its descriptor for a moment: a client opening connections without end would otherwise
+  // take descriptors and memory from every other client. Counted in the stats; logged at most
+  // once per kRefusalLogPeriod so that a flood does not flood the log too.
+  void Refuse(tcp::socket socket) {
+    core_.stats.refused.fetch_add(1, std::memory_order_relaxed);
+    boost::system::error_code ec;
+    socket.close(ec);
+    ++refused_since_log_;
+    const int64_t now = NowMs();
+    if (last_refusal_log_ms_ != 0 && now - last_refusal_log_ms_ < kRefusalLogPeriodMs) return;
+    LOG(WARNING) << "[thrift_server] port " << port_ << " has " << core_.max_connections
+                 << " connections open (limit connections): refused " << refused_since_log_
+                 << " new connection(s)"
+                 << (last_refusal_log_ms_ == 0 ? std::string()
+                                               : " in the last " +
+                                                     std::to_string(now - last_refusal_log_ms_) +
+                                                     " ms");
+    last_refusal_log_ms_ = now;
+    refused_since_log_ = 0;
   }
 
   static std::string ModeDescription(const WireForcing& forcing) {
@@ -196,11 +229,12 @@ class ThriftServer::Impl {
     return transport + ", " + protocol + (detected ? " detected per connection" : "");
   }
 
-  // How often the stall sweep looks: often enough that a connection outlives the idle or write
-  // timeout by at most a quarter of it (and by at most a second); 0 when both are off.
+  // How often the stall sweep looks: often enough that a connection outlives the idle, write or
+  // message timeout by at most a quarter of it (and by at most a second); 0 when all are off.
   int64_t SweepPeriodMs() const {
     int64_t shortest = 0;
-    for (int64_t timeout : {core_.config.idle_timeout_ms, core_.write_timeout_ms}) {
+    for (int64_t timeout :
+         {core_.config.idle_timeout_ms, core_.write_timeout_ms, core_.message_timeout_ms}) {
       if (timeout > 0 && (shortest == 0 || timeout < shortest)) shortest = timeout;
     }
     return shortest > 0 ? std::clamp<int64_t>(shortest / 4, 10, 1000) : 0;
@@ -236,6 +270,8 @@ class ThriftServer::Impl {
   asio::steady_timer retry_timer_{core_.loops.front()->io};
   asio::steady_timer sweep_timer_{core_.loops.front()->io};
   bool stopping_ = false;  // accept_strand_ only
+  int64_t last_refusal_log_ms_ = 0;  // accept_strand_ only
+  uint64_t refused_since_log_ = 0;   // accept_strand_ only
   uint16_t port_ = 0;
   bool started_ = false;
   bool stopped_ = false;

@@ -51,7 +51,10 @@ struct ThriftServerConfig {
 // own (up to call_threads of them) until it is quiet for 50 ms: a thread-per-connection server's
 // two system calls per call, without its thread per idle connection. No thread is held by an idle connection; one that stays idle
 // past idle_timeout_ms is closed, and so is one whose client takes none of its reply for
-// Limits::write_timeout_ms or idle_timeout_ms, whichever is shorter.
+// Limits::write_timeout_ms or idle_timeout_ms, whichever is shorter, and one whose request has
+// not all arrived, or whose reply has not all been taken, Limits::message_timeout_ms after it
+// began (progress restarts the idle and write timeouts, never this one). Past
+// Limits::connections open connections, a new one is closed as soon as it is accepted.
 //
 // Each connection runs its calls strictly one at a time, in arrival order. A malformed message,
 // a process() failure, or a message/frame over max_message_bytes closes only that connection,

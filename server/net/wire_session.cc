@@ -107,10 +107,7 @@ class WireSession::Call {
     // to the bytes left).
     const int32_t limit = static_cast<int32_t>(std::min<size_t>(length, INT32_MAX));
     // What it decodes into follows the bytes that arrived, not the counts they claim.
-    const Limits& limits = CurrentLimits();
-    const uint64_t decoded_budget = std::max<uint64_t>(
-        static_cast<uint64_t>(limits.decoded_bytes),
-        static_cast<uint64_t>(length) * static_cast<uint64_t>(limits.decoded_bytes_per_byte));
+    const uint64_t decoded_budget = wire_readers::DecodedBudget(length);
     std::shared_ptr<TProtocol> in;
     if (protocol == WireProtocol::kCompact) {
       if (!compact_in_) compact_in_ = std::make_shared<CompactReader>(input_);

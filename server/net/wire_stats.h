@@ -27,6 +27,7 @@ struct WireStats {
   std::atomic<int64_t> open[kModes] = {};      // connections open now, once their format is known
   std::atomic<uint64_t> accepted[kModes] = {};  // connections ever seen, by format
   std::atomic<int64_t> on_call_threads{0};      // connections a call thread serves now
+  std::atomic<uint64_t> refused{0};             // connections closed at accept (Limits::connections)
 };
 
 inline const char* WireStats::ModeName(int index) {

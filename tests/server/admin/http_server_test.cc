@@ -12,6 +12,8 @@
 #include <boost/asio.hpp>
 #include <gtest/gtest.h>
 
+#include "tests/server/admin/scoped_limits.h"
+
 namespace hbemu::server::admin {
 namespace {
 
@@ -191,6 +193,39 @@ TEST_F(HttpServerTest, OutOfDescriptorsTheAcceptLoopWaitsAndServesOnceTheyAreBac
   }
   EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
   EXPECT_EQ(calls_, 1);
+}
+
+TEST(HttpServerLimitTest, ConnectionsPastTheLimitAreClosedAtAcceptAndCounted) {
+  Limits limits;
+  limits.connections = 2;
+  ScopedLimits scoped(limits);
+  HttpServer server("127.0.0.1", 0, [](const std::string&, const std::string&) {
+    return HttpReply{200, "text/plain", "ok"};
+  });
+  std::string error;
+  ASSERT_TRUE(server.Start(&error)) << error;
+  asio::io_context io;
+  std::vector<tcp::socket> held;
+  for (int i = 0; i < 2; ++i) {
+    held.emplace_back(io);
+    held.back().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server.port()));
+  }
+  // The third is accepted by the kernel, then closed by the server before any byte is read.
+  tcp::socket refused(io);
+  refused.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server.port()));
+  char byte;
+  boost::system::error_code ec;
+  refused.read_some(asio::buffer(&byte, 1), ec);
+  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  EXPECT_EQ(server.refused_connections(), 1u);
+  // Once one of the two goes, a new connection is served again.
+  held.front().close();
+  std::string response;
+  for (int attempt = 0; attempt < 100 && response.rfind("HTTP/1.1 200", 0) != 0; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    response = Exchange(server.port(), "GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+  }
+  EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
 }
 
 // What a web page in a browser on this machine can send (simple cross-origin requests, and

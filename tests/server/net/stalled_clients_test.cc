@@ -1,5 +1,6 @@
 #include <sys/socket.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <future>
@@ -145,6 +146,129 @@ TEST(StalledClientsTest, TwoSlowCallsDoNotStallTheLoopsOtherClients) {
   EXPECT_EQ(handler->slow_finished.load(), 0);
   slow_one.join();
   slow_two.join();
+}
+
+// --- the message timeout: a whole request or reply, whatever trickles ---------------------------
+
+Limits WithMessageTimeout(int64_t ms) {
+  Limits limits;
+  limits.message_timeout_ms = ms;
+  return limits;
+}
+
+// Brings `client` onto a call thread (it calls back to back) when the server has them.
+void OntoACallThread(ThriftServer& server, Client& client, int call_threads) {
+  for (int i = 0; i < 5000 && call_threads > 0 && server.BusyCallThreads() == 0; ++i) {
+    client.GetRow("t", "r");
+  }
+  if (call_threads > 0) ASSERT_EQ(server.BusyCallThreads(), 1u);
+}
+
+// Each byte restarts the idle timeout (60 s here), so only the message timeout ends it. On a
+// call thread, bytes every 10 ms also keep the thread from handing the connection back.
+TEST(StalledClientsTest, RequestTricklingInIsClosedAfterTheMessageTimeout) {
+  ScopedLimits limits(WithMessageTimeout(500));
+  for (int call_threads : {0, 64}) {
+    auto handler = std::make_shared<EchoHandler>();
+    ServerMode mode;
+    mode.call_threads = call_threads;
+    auto server = StartServer(handler, mode);
+    Client client(server->port(), Wire{});
+    OntoACallThread(*server, client, call_threads);
+    const std::string request = SerializedGetRow("t", std::string(1000, 'r'));
+    std::atomic<bool> stop{false};
+    const auto start = Clock::now();
+    std::thread trickle([&] {
+      try {
+        for (size_t i = 0; i < request.size() && !stop.load(); ++i) {
+          WriteRaw(client.socket(), request.substr(i, 1));
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      } catch (const TTransportException&) {
+        // closed under it
+      }
+    });
+    client.socket().setRecvTimeout(8000);
+    EXPECT_TRUE(ClosedByServer(client.socket())) << call_threads << " call threads";
+    const auto waited = Clock::now() - start;
+    stop.store(true);
+    trickle.join();
+    EXPECT_GE(waited, std::chrono::milliseconds(400)) << call_threads << " call threads";
+    EXPECT_LT(waited, std::chrono::seconds(4)) << call_threads << " call threads";
+    EXPECT_TRUE(WaitUntil([&] { return OpenConnections(*server) == 0; }));
+  }
+}
+
+// Between messages a connection is idle, and only the idle timeout applies.
+TEST(StalledClientsTest, IdleSpellBetweenCallsIsNotHeldToTheMessageTimeout) {
+  ScopedLimits limits(WithMessageTimeout(200));
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  Client client(server->port(), Wire{});
+  ExpectEcho(client.GetRow("t", "before"), "t", "before");
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  ExpectEcho(client.GetRow("t", "after"), "t", "after");
+  EXPECT_EQ(OpenConnections(*server), 1);
+}
+
+// A client that takes a little of its reply all the time restarts the write timeout forever;
+// the reply as a whole must still go out within the message timeout.
+TEST(StalledClientsTest, ReplyTakenBySipsIsClosedAfterTheMessageTimeout) {
+  ScopedLimits limits(WithMessageTimeout(800));
+  for (int call_threads : {0, 64}) {
+    auto handler = std::make_shared<EchoHandler>();
+    ServerMode mode;
+    mode.call_threads = call_threads;
+    auto server = StartServer(handler, mode);
+    Client client(server->port(), Wire{});
+    OntoACallThread(*server, client, call_threads);
+    int buffer = 16 << 10;
+    setsockopt(client.socket().getSocketFD(), SOL_SOCKET, SO_RCVBUF, &buffer, sizeof(buffer));
+    WriteRaw(client.socket(), SerializedGetRow("large", "20000000"));
+    std::vector<uint8_t> sip(16 << 10);
+    size_t received = 0;
+    bool closed = false;
+    const auto start = Clock::now();
+    while (!closed && received < 20'000'000 && Clock::now() - start < std::chrono::seconds(10)) {
+      try {
+        const uint32_t n = client.socket().read(sip.data(), static_cast<uint32_t>(sip.size()));
+        closed = n == 0;
+        received += n;
+      } catch (const TTransportException&) {
+        closed = true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));  // at most 1.6 MB/s
+    }
+    EXPECT_TRUE(closed) << call_threads << " call threads, " << received << " bytes taken";
+    EXPECT_LT(received, 20'000'000u) << call_threads << " call threads";
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(5)) << call_threads << " call threads";
+  }
+}
+
+// --- the connection limit ------------------------------------------------------------------------
+
+TEST(StalledClientsTest, ConnectionsPastTheLimitAreClosedAtAcceptAndCounted) {
+  Limits limits;
+  limits.connections = 3;
+  ScopedLimits scoped(limits);
+  auto handler = std::make_shared<EchoHandler>();
+  auto server = StartServer(handler, Detecting());
+  std::vector<std::unique_ptr<Client>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<Client>(server->port(), Wire{}));
+    ExpectEcho(held.back()->GetRow("t", "r"), "t", "r");
+  }
+  auto refused = NewSocket(server->port());
+  refused->setRecvTimeout(5000);
+  refused->open();
+  EXPECT_TRUE(ClosedByServer(*refused));
+  EXPECT_EQ(server->stats().refused.load(), 1u);
+  // The ones held are still served, and a place that frees up is taken again.
+  ExpectEcho(held.front()->GetRow("t", "still"), "t", "still");
+  held.pop_back();
+  ASSERT_TRUE(WaitUntil([&] { return OpenConnections(*server) == 2; }));
+  Client again(server->port(), Wire{});
+  ExpectEcho(again.GetRow("t", "again"), "t", "again");
 }
 
 }  // namespace
