@@ -82,6 +82,10 @@ const std::vector<LimitInfo>& AllLimits() {
        "calls the test controls' call log keeps (--test-controls)", "the oldest calls are dropped"},
       {"call_log_bytes", &Limits::call_log_bytes, "bytes",
        "bytes the test controls' call log keeps", "the oldest calls are dropped"},
+      {"call_log_page_bytes", &Limits::call_log_page_bytes, "bytes",
+       "JSON of one GET /control/calls answer (at least one call is always sent)",
+       "the answer ends early with \"truncated\": true, \"remaining\" and \"next_since\" "
+       "(ask again with since=next_since)"},
       {"fault_rules", &Limits::fault_rules, "count", "test-controls fault rules installed at once",
        "adding a rule is refused with 400"},
   };

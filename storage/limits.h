@@ -47,6 +47,7 @@ struct Limits {
   // Test controls (--test-controls).
   int64_t call_log_calls = 10000;               // calls the call log keeps
   int64_t call_log_bytes = 16 << 20;            // bytes the call log keeps
+  int64_t call_log_page_bytes = 4 << 20;        // JSON of one GET /control/calls answer
   int64_t fault_rules = 1000;                   // fault rules installed at once
 };
 
