@@ -177,10 +177,8 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
   ThrowIfError(CheckRow(row), kIllegalArgument);
   // HBase builds `new Put(row, timestamp)` whatever the mutations, which checks the timestamp.
   if (timestamp < 0) {
-    thrift::IllegalArgument e;
-    e.__set_message("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
-                    std::to_string(timestamp));
-    throw e;
+    ThrowIllegalArgument("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
+                         std::to_string(timestamp));
   }
   RowMutation deletes{row, {}, 0};
   RowMutation puts{row, {}, CellTtlFromAttributes(attributes)};
@@ -605,9 +603,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
   // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
-    thrift::IllegalArgument e;
-    e.__set_message("scanner ID is invalid");
-    throw e;
+    ThrowIllegalArgument("scanner ID is invalid");
   }
   if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::lock_guard<std::mutex> lock(entry->mu);
@@ -619,9 +615,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
 
 void HbaseHandler::scannerClose(int32_t id) {
   if (!scanners_->Remove(id)) {
-    thrift::IllegalArgument e;
-    e.__set_message("scanner ID is invalid");
-    throw e;
+    ThrowIllegalArgument("scanner ID is invalid");
   }
 }
 

@@ -15,6 +15,7 @@ namespace hbemu::server {
 using storage::Status;
 using thrift2_errors::ThrowIfError;
 using thrift2_errors::ThrowTIOError;
+using thrift2_errors::ThrowTIllegalArgument;
 namespace convert = thrift2_convert;
 
 ThbaseHandler::ThbaseHandler(storage::Store* store, ScannerRegistry* scanners, Options options)
@@ -337,9 +338,7 @@ void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage:
   // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(scannerId);
   if (entry == nullptr) {
-    thrift2::TIllegalArgument e;
-    e.__set_message("Invalid scanner Id");
-    throw e;
+    ThrowTIllegalArgument("Invalid scanner Id");
   }
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   const size_t first = rows->size();
