@@ -31,6 +31,7 @@ struct Limits {
   // Per call.
   int64_t scanner_rows_per_call = 100000;       // rows one scanner fetch may ask for
   int64_t reply_bytes = 64 << 20;               // a scanner fetch stops adding rows past this
+  int64_t result_bytes = 256 << 20;             // results one multi-get may hold, or it fails
 
   // State kept between calls.
   int64_t open_scanners = 10000;                // per service; the longest idle is closed past it

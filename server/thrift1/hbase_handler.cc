@@ -12,6 +12,7 @@
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
+#include "storage/result_budget.h"
 
 namespace hbemu::server {
 
@@ -99,12 +100,14 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   // HBase sets the time range on each row's Get: with no rows nothing is checked.
   if (!rows.empty()) spec.time_range = Before(before_ts);
   out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
+  storage::ResultBudget budget;
   for (const std::string& row : rows) {
     storage::RowResult result;
     const Status s = store_->Get(table, row, spec, &result);
     // HBase reads two or more rows as one client batch (Table.get(List)).
     if (rows.size() >= 2) ThrowIfBatchFailed(s, rows.size());
     ThrowIfError(s);
+    ThrowIfError(budget.Charge(result));
     admin::NoteRead(table, row);
     if (result.cells.empty()) continue;  // HBase drops empty results: a missing row is absent
     out.emplace_back();

@@ -9,6 +9,7 @@
 #include "server/gateway/scanner_fetch.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
+#include "storage/result_budget.h"
 
 namespace hbemu::server {
 
@@ -50,10 +51,12 @@ void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2
   std::vector<storage::ReadSpec> specs(tgets.size());
   for (size_t i = 0; i < tgets.size(); ++i) ThrowIfError(convert::ToReadSpec(tgets[i], &specs[i]));
   results->resize(tgets.size());
+  storage::ResultBudget budget;
   if (tgets.size() < 2) {
     // Table.get(List) of one is a plain get, failing with its own exception.
     for (size_t i = 0; i < tgets.size(); ++i) {
       ThrowIfError(store_->Get(table, tgets[i].row, specs[i], &(*results)[i]));
+      ThrowIfError(budget.Charge((*results)[i]));
       admin::NoteRead(table, tgets[i].row);
     }
     return;
@@ -65,6 +68,7 @@ void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2
   for (size_t i = 0; i < tgets.size(); ++i) {
     Status read = store_->Get(table, tgets[i].row, specs[i], &(*results)[i]);
     if (!read.ok()) failures.push_back(std::move(read));
+    ThrowIfError(budget.Charge((*results)[i]));  // the whole call, not one action
     admin::NoteRead(table, tgets[i].row);
   }
   ThrowAsFailedActions(failures, tgets.size());
