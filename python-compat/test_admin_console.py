@@ -149,6 +149,39 @@ def test_metrics_count_thrift2_calls_and_scanners(admin_server, client):
     assert value(after, "hbase_emulator_scanners_open", **t2) == 0
 
 
+def test_declared_errors_built_by_the_handlers_count_as_failed_calls(admin_server, client):
+    """A bad scanner id or a negative mutateRow timestamp reaches the client as IllegalArgument /
+    TIllegalArgument; these were thrown past the error mappers and counted outcome="ok"."""
+    from hbase.ttypes import IllegalArgument
+    from hbase2 import THBaseService
+    from hbase2.ttypes import TIllegalArgument
+
+    create(client, b"fails")
+    c2, transport = hbcompat.open_raw_client(admin_server.host, admin_server.ports["thrift2"],
+                                             THBaseService)
+    calls = [
+        ("thrift1", "scannerGet", IllegalArgument, lambda: client.scannerGet(987654)),
+        ("thrift1", "scannerGetList", IllegalArgument, lambda: client.scannerGetList(987654, 5)),
+        ("thrift1", "scannerClose", IllegalArgument, lambda: client.scannerClose(987654)),
+        ("thrift1", "mutateRowTs", IllegalArgument,
+         lambda: client.mutateRowTs(b"fails", b"r", [Mutation(column=b"f:q", value=b"v")], -5, {})),
+        ("thrift2", "getScannerRows", TIllegalArgument, lambda: c2.getScannerRows(987654, 5)),
+    ]
+    try:
+        for service, method, error, call in calls:
+            before = samples(admin_server)
+            with pytest.raises(error):
+                call()
+            after = samples(admin_server)
+            labels = dict(service=service, method=method)
+            for outcome, want in (("error", 1), ("ok", 0)):
+                moved = value(after, "hbase_emulator_calls_total", outcome=outcome, **labels) - \
+                    value(before, "hbase_emulator_calls_total", outcome=outcome, **labels)
+                assert moved == want, "%s %s: outcome=%s moved by %d" % (service, method, outcome, moved)
+    finally:
+        transport.close()
+
+
 # --------------------------------------------------------------------------------------------
 # probes, API, bad requests
 

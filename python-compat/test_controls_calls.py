@@ -120,3 +120,38 @@ def test_a_thrift2_error_is_logged_with_the_exception_class_its_reply_leaves_out
     assert error["error"] == raised.value.message
     assert error["reason"].startswith("org.apache.hadoop.hbase.TableNotFoundException: ")
     assert "no_such_t2_table" in error["reason"]
+
+
+def test_a_long_log_is_answered_in_pages_that_say_where_to_go_on(server_factory):
+    """A full log (16 MiB of calls) was one 77 MB JSON answer: an answer now stops at 1,000 calls
+    or call_log_page_bytes and says so; the Python client asks for each page in turn."""
+    from controls_util import ControlledServer
+
+    server = ControlledServer(server_factory(
+        flags=["--test-controls", "--limit", "call_log_page_bytes=8K"]))
+    try:
+        conn = server.happybase()
+        name = table_name("paged")
+        conn.create_table(name, {"f": {}})
+        table = conn.table(name)
+        controls = server.controls
+        mark = controls.calls.mark()
+        for i in range(120):
+            table.put(b"row-%03d" % i, {b"f:a": b"v"})
+        first = controls.get("/control/calls", since=mark)
+        assert first["truncated"] is True
+        assert 1 <= len(first["calls"]) < 120
+        assert first["remaining"] == 120 - len(first["calls"])
+        assert first["next_since"] == first["calls"][-1]["seq"]
+        assert len(controls.get("/control/calls", since=mark, page=5)["calls"]) == 5
+        # The newest `limit`, oldest first, in pages.
+        (last,) = controls.get("/control/calls", since=mark, limit=1)["calls"]
+        assert last["row"] == "row-119"
+        every = controls.calls.list(since=mark)
+        assert [c["row"] for c in every] == ["row-%03d" % i for i in range(120)]
+        newest = controls.calls.list(since=mark, limit=50)
+        assert [c["row"] for c in newest] == ["row-%03d" % i for i in range(70, 120)]
+        done = controls.get("/control/calls", since=every[-2]["seq"])
+        assert done["truncated"] is False and "next_since" not in done
+    finally:
+        server.close()

@@ -8,6 +8,7 @@ import pytest
 import happybase  # noqa: F401 (registers Hbase_thrift)
 import Hbase_thrift  # registered by `import happybase` (thriftpy2.load)
 from controls_util import controlled, table_name  # noqa: F401 (fixture)
+from hbase_emulator.controls import ControlError
 
 
 def test_ttl_cells_vanish_as_soon_as_the_clock_passes_their_ttl(controlled):
@@ -138,3 +139,59 @@ def test_frozen_time_still_moves_on_between_writes_of_one_column(controlled):
     table.counter_inc(b"r", b"f:n")
     table.counter_set(b"r", b"f:n", 5)
     assert table.counter_get(b"r", b"f:n") == 5
+
+
+LATEST_MS = 2 ** 63 - 3  # the top of the clock: LATEST_TIMESTAMP - 1 stays above it
+
+
+def refused(call):
+    with pytest.raises(ControlError) as e:
+        call()
+    assert e.value.status == 400, e.value
+    return e.value.message
+
+
+def test_the_clock_refuses_times_before_1970_and_server_dated_writes_stay_visible(controlled):
+    # Frozen at -5 ms, every later server-dated write was acknowledged and never read back.
+    conn = controlled.happybase()
+    name = table_name("pre1970")
+    conn.create_table(name, {"f": {}})
+    table = conn.table(name)
+    clock = controlled.controls.clock
+    message = refused(lambda: clock.freeze(at=-5))
+    assert "freezing at -5" in message and "1970" in message and "unchanged" in message
+    assert not clock.state()["frozen"]
+    refused(lambda: clock.set_offset(days=-100 * 365))
+    assert abs(clock.state()["offset_ms"]) < 5000
+    clock.freeze(at=1000)
+    refused(lambda: clock.advance(seconds=-2))
+    assert clock.state()["now_ms"] == 1000
+    clock.advance(seconds=-1)  # 1970 itself is allowed
+    table.put(b"r", {b"f:a": b"1"})
+    assert table.row(b"r", include_timestamp=True) == {b"f:a": (b"1", 0)}
+
+
+def test_the_clock_refuses_moves_past_its_top_instead_of_wrapping(controlled):
+    clock = controlled.controls.clock
+    refused(lambda: clock.freeze(at=2 ** 63 - 1))
+    clock.freeze(at=LATEST_MS - 10)
+    assert clock.state()["now_ms"] == LATEST_MS - 10  # read exactly, not through a double
+    message = refused(lambda: clock.advance(ms=100))
+    assert "moving by 100 ms" in message
+    assert clock.state()["now_ms"] == LATEST_MS - 10
+    # Advances of the most one call gives used to sum past INT64_MAX into a time before 1970.
+    clock.freeze(at=0)
+    for _ in range(1100):
+        try:
+            clock.advance(days=100000000)
+        except ControlError as e:
+            assert e.status == 400 and "would take the clock outside" in e.message
+            break
+    else:
+        pytest.fail("1,100 advances of 8.64e15 ms were all accepted")
+    assert 0 <= clock.state()["now_ms"] <= LATEST_MS
+    conn = controlled.happybase()
+    name = table_name("top")
+    conn.create_table(name, {"f": {}})
+    conn.table(name).put(b"r", {b"f:a": b"1"})
+    assert conn.table(name).row(b"r") == {b"f:a": b"1"}

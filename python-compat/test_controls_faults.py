@@ -196,6 +196,29 @@ def test_rules_are_listed_and_cleared_and_bad_rules_refused(controlled):
     assert raised.value.status == 400 and "action" in raised.value.message
 
 
+def test_rule_numbers_out_of_range_or_not_whole_are_refused(controlled):
+    """"times": 1e300 became INT64_MIN, a rule that never ran out; a seed went through a
+    double."""
+    from hbase_emulator.controls import ControlError
+
+    faults = controlled.controls.faults
+    for fields, named in (({"times": 1e300}, "times"), ({"times": 1.5}, "times"),
+                          ({"times": -2}, "times"), ({"times": 0}, "times"),
+                          ({"times": 2 ** 63}, "times"), ({"seed": -1}, "seed"),
+                          ({"seed": 1e300}, "seed"), ({"seed": 0.5}, "seed"),
+                          ({"action": "delay", "delay_ms": 0.5}, "delay_ms"),
+                          ({"action": "delay", "delay_ms": 600001}, "delay_ms"),
+                          ({"probability": 1.5}, "probability")):
+        with pytest.raises(ControlError) as raised:
+            faults.add(**fields)
+        assert raised.value.status == 400 and '"%s"' % named in raised.value.message, fields
+    assert faults.list()["rules"] == []
+    rule = faults.add(times=1000000000, seed=2 ** 64 - 1, probability=0.5)
+    assert (rule["times"], rule["seed"]) == (1000000000, 2 ** 64 - 1)
+    assert faults.add(times=-1)["times"] == -1
+    assert faults.add(times=2.0)["times"] == 2  # a whole number written as a float
+
+
 def test_a_misspelt_method_is_refused_with_the_close_names_by_the_server_and_the_client(controlled):
     import json
 

@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
+
+#include "storage/status.h"
 
 namespace hbemu::storage {
 
@@ -34,19 +37,28 @@ class ManualClock : public Clock {
 // Everything in the store that reads "now" (server-assigned timestamps, TTL expiry, the row
 // clock) and the scanner registries read it, so a test can move time instead of sleeping.
 // Reads are two atomic loads; changes are serialised. Thread-safe.
+//
+// Its reading stays in [kEarliestMillis, kLatestMillis]: a change that would take it outside is
+// refused (InvalidArgument) and leaves it as it was. Before 1970 every server-dated write would
+// be acknowledged and stay invisible (reads cover timestamps from 0, as HBase's); at the top
+// the newest write timestamp (LATEST_TIMESTAMP - 1) stays above the reading, so a frozen
+// clock's writes can still go one past each other, and no sum of changes wraps.
 class ControlledClock : public Clock {
  public:
+  static constexpr int64_t kEarliestMillis = 0;
+  static constexpr int64_t kLatestMillis = std::numeric_limits<int64_t>::max() - 2;
+
   int64_t NowMillis() const override;
   // Stops the clock at `at_ms` (ms since the epoch).
-  void Freeze(int64_t at_ms);
+  Status Freeze(int64_t at_ms);
   // Stops the clock at its current reading.
-  void FreezeNow() { Freeze(NowMillis()); }
+  void FreezeNow();
   // Moves the clock by `delta_ms` (negative goes back), frozen or not.
-  void Advance(int64_t delta_ms);
+  Status Advance(int64_t delta_ms);
   // Runs again, `offset_ms` ahead of the system clock (behind when negative).
-  void SetOffset(int64_t offset_ms);
+  Status SetOffset(int64_t offset_ms);
   // Back to the system clock: running, no offset.
-  void Resume() { SetOffset(0); }
+  void Resume();
   bool frozen() const { return frozen_.load(std::memory_order_acquire); }
   bool stopped() const override { return frozen(); }
   // How far ahead of the system clock the reading is (changes with time while frozen).

@@ -68,6 +68,12 @@ const std::vector<LimitInfo>& AllLimits() {
       {"reply_bytes", &Limits::reply_bytes, "bytes",
        "a scanner fetch stops adding rows past this (HBase's max result size)",
        "fewer rows; the scanner goes on at the next fetch"},
+      {"result_bytes", &Limits::result_bytes, "bytes",
+       "memory the rows of one Thrift1 getRow(s)* or Thrift2 getMultiple/existsAll call may "
+       "hold (each row and cell charged its bytes and what holding it costs); HBase bounds "
+       "these with hbase.table.max.rowsize (1 GB) and MultiActionResultTooLarge",
+       "the call fails: IOError / TIOError (canRetry false) naming the limit, as "
+       "MultiActionResultTooLarge"},
       {"open_scanners", &Limits::open_scanners, "count", "open scanners per service",
        "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
       {"metric_tables", &Limits::metric_tables, "count", "tables with their own metric series",
@@ -91,6 +97,10 @@ const std::vector<LimitInfo>& AllLimits() {
        "calls the test controls' call log keeps (--test-controls)", "the oldest calls are dropped"},
       {"call_log_bytes", &Limits::call_log_bytes, "bytes",
        "bytes the test controls' call log keeps", "the oldest calls are dropped"},
+      {"call_log_page_bytes", &Limits::call_log_page_bytes, "bytes",
+       "JSON of one GET /control/calls answer (at least one call is always sent)",
+       "the answer ends early with \"truncated\": true, \"remaining\" and \"next_since\" "
+       "(ask again with since=next_since)"},
       {"fault_rules", &Limits::fault_rules, "count", "test-controls fault rules installed at once",
        "adding a rule is refused with 400"},
   };

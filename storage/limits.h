@@ -33,6 +33,7 @@ struct Limits {
   // Per call.
   int64_t scanner_rows_per_call = 100000;       // rows one scanner fetch may ask for
   int64_t reply_bytes = 64 << 20;               // a scanner fetch stops adding rows past this
+  int64_t result_bytes = 256 << 20;             // results one multi-get may hold, or it fails
 
   // State kept between calls.
   int64_t open_scanners = 10000;                // per service; the longest idle is closed past it
@@ -49,6 +50,7 @@ struct Limits {
   // Test controls (--test-controls).
   int64_t call_log_calls = 10000;               // calls the call log keeps
   int64_t call_log_bytes = 16 << 20;            // bytes the call log keeps
+  int64_t call_log_page_bytes = 4 << 20;        // JSON of one GET /control/calls answer
   int64_t fault_rules = 1000;                   // fault rules installed at once
 };
 

@@ -25,9 +25,10 @@ Status NotFound(std::string_view name) {
 }
 
 // Adds every cell of table `from`, as `read` sees it, to *batch under table `to`: the cell
-// keys differ only in the table id that follows the tag. Stops with an error past `max_bytes`.
+// keys differ only in the table id that follows the tag. Stops with an error once *bytes
+// passes `room` (what the snapshot_bytes limit leaves after `kept`, the other snapshots' bytes).
 Status CopyCells(leveldb::DB* db, const leveldb::ReadOptions& read, uint64_t from, uint64_t to,
-                 uint64_t max_bytes, leveldb::WriteBatch* batch, uint64_t* bytes,
+                 uint64_t room, uint64_t kept, leveldb::WriteBatch* batch, uint64_t* bytes,
                  uint64_t* cells) {
   const KeyRange range = TableCellRange(from);
   const size_t id_prefix = range.start.size();
@@ -37,10 +38,12 @@ Status CopyCells(leveldb::DB* db, const leveldb::ReadOptions& read, uint64_t fro
     const leveldb::Slice k = it->key(), v = it->value();
     *bytes += k.size() + v.size();
     ++*cells;
-    if (*bytes > max_bytes) {
-      return Status::SnapshotCreation("snapshots would keep more than " +
-                                      std::to_string(max_bytes) +
-                                      " bytes (limit snapshot_bytes)");
+    if (*bytes > room) {
+      // The limit, not the room left: the room is no number the user set.
+      return Status::SnapshotCreation(
+          "snapshots would keep more than the snapshot_bytes limit of " +
+          std::to_string(room + kept) + " bytes (" + std::to_string(kept) +
+          " kept by other snapshots; --limit snapshot_bytes=N raises it)");
     }
     key.resize(id_prefix);
     key.append(k.data() + id_prefix, k.size() - id_prefix);
@@ -126,15 +129,16 @@ Status Snapshots::Take(std::string_view name, const std::vector<std::string>& ta
   leveldb::ReadOptions read;
   read.snapshot = moment;
   read.fill_cache = false;
-  const uint64_t room = static_cast<uint64_t>(std::max<int64_t>(limits.snapshot_bytes, 0)) -
-                        std::min<uint64_t>(total_bytes_, limits.snapshot_bytes);
+  const uint64_t limit = static_cast<uint64_t>(std::max<int64_t>(limits.snapshot_bytes, 0));
+  const uint64_t kept = std::min<uint64_t>(total_bytes_, limit);
+  const uint64_t room = limit - kept;
   const Status s = catalog_->ReserveIds(
       record.tables.size(), [&](uint64_t first_id, leveldb::WriteBatch* batch) {
         for (size_t i = 0; i < record.tables.size(); ++i) {
           TableDescriptor& table = record.tables[i];
           const uint64_t live_id = table.id;
           table.id = first_id + i;
-          HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, live_id, table.id, room, batch,
+          HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, live_id, table.id, room, kept, batch,
                                           &record.bytes, &record.cells));
         }
         batch->Put(SnapshotKey(name), EncodeSnapshotRecord(record));
@@ -152,7 +156,7 @@ Status Snapshots::InstallLocked(const SnapshotRecord& record, TableInstall* inst
     leveldb::ReadOptions read;  // a snapshot restored once is likely restored again: cache it
     uint64_t bytes = 0, cells = 0;
     for (size_t i = 0; i < new_ids.size(); ++i) {
-      HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, record.tables[i].id, new_ids[i], UINT64_MAX,
+      HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, record.tables[i].id, new_ids[i], UINT64_MAX, 0,
                                       batch, &bytes, &cells));
     }
     return Status::OK();

@@ -23,6 +23,7 @@ std::string Status::ToString() const {
     case Code::kSnapshotExists: name = "SnapshotExists"; break;
     case Code::kSnapshotNotFound: name = "SnapshotNotFound"; break;
     case Code::kSnapshotCreation: name = "SnapshotCreation"; break;
+    case Code::kResultTooLarge: name = "ResultTooLarge"; break;
   }
   return std::string(name) + ": " + message_;
 }

@@ -30,6 +30,7 @@ class [[nodiscard]] Status {
     kSnapshotExists,       // SnapshotExistsException: a snapshot of that name is kept
     kSnapshotNotFound,     // SnapshotDoesNotExistException
     kSnapshotCreation,     // SnapshotCreationException (e.g. a table that does not exist)
+    kResultTooLarge,       // MultiActionResultTooLarge: a call's results past result_bytes
   };
 
   Status() = default;
@@ -51,6 +52,7 @@ class [[nodiscard]] Status {
   static Status SnapshotExists(std::string msg) { return Status(Code::kSnapshotExists, std::move(msg)); }
   static Status SnapshotNotFound(std::string msg) { return Status(Code::kSnapshotNotFound, std::move(msg)); }
   static Status SnapshotCreation(std::string msg) { return Status(Code::kSnapshotCreation, std::move(msg)); }
+  static Status ResultTooLarge(std::string msg) { return Status(Code::kResultTooLarge, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -242,10 +242,17 @@ class Calls:
         """The calls (oldest first) as dicts: seq, service, method, table, row, stop_row, rows,
         filter, caching, batch_size, columns, duration_us, outcome ("ok", "error", "fault"),
         exception, error, reason, fault. `method` may name a happybase operation (the calls it
-        makes); a scanner's fetches and close carry the table it was opened on."""
+        makes); a scanner's fetches and close carry the table it was opened on. The server
+        answers in pages (call_log_page_bytes, 1,000 calls); this asks for each in turn."""
         self._c.check_method(method, service)
-        return self._c.get("/control/calls", since=since, table=table, method=method,
-                           service=service, errors="1" if errors else None, limit=limit)["calls"]
+        found = []
+        while True:
+            answer = self._c.get("/control/calls", since=since, table=table, method=method,
+                                 service=service, errors="1" if errors else None, limit=limit)
+            found.extend(answer["calls"])
+            if not answer.get("truncated"):
+                return found
+            since = answer["next_since"]
 
     def clear(self):
         return self._c.post("/control/calls/clear")

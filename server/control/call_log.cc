@@ -80,8 +80,8 @@ uint64_t CallLog::Mark() const {
   return next_seq_ - 1;
 }
 
-std::vector<CallRecord> CallLog::Query(const CallQuery& query) const {
-  std::vector<CallRecord> out;
+CallPage CallLog::Query(const CallQuery& query) const {
+  CallPage out;
   // The control route refuses names MethodPattern does not know; another caller's unknown name
   // still finds the calls a client made under it.
   MethodPattern pattern;
@@ -89,6 +89,8 @@ std::vector<CallRecord> CallLog::Query(const CallQuery& query) const {
   const bool by_pattern =
       !query.method.empty() && MethodPattern::Parse(query.service, query.method, &pattern, &unknown);
   std::lock_guard<std::mutex> lock(mu_);
+  // Newest first to apply `limit`; only the page is copied.
+  std::vector<const CallRecord*> selected;
   for (auto it = calls_.rbegin(); it != calls_.rend(); ++it) {
     const CallRecord& r = *it;
     if (r.seq <= query.since) break;
@@ -99,10 +101,13 @@ std::vector<CallRecord> CallLog::Query(const CallQuery& query) const {
     }
     if (!query.service.empty() && r.service != query.service) continue;
     if (query.errors_only && !r.error) continue;
-    out.push_back(r);
-    if (query.limit > 0 && out.size() >= query.limit) break;
+    selected.push_back(&r);
+    if (query.limit > 0 && selected.size() >= query.limit) break;
   }
-  std::reverse(out.begin(), out.end());
+  out.selected = selected.size();
+  const size_t n = query.page > 0 ? std::min(query.page, selected.size()) : selected.size();
+  out.calls.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.calls.push_back(*selected[selected.size() - 1 - i]);
   return out;
 }
 

@@ -40,6 +40,14 @@ struct CallQuery {
   std::string service;        // "" for any
   bool errors_only = false;
   size_t limit = 0;           // newest `limit` of the matches; 0 for all
+  size_t page = 0;            // of those, the oldest `page` are returned; 0 for all
+};
+
+// What a query found: the calls of its page, oldest first, and how many it selected in all
+// (since, filters and limit applied; more than calls.size() when the page cut them).
+struct CallPage {
+  std::vector<CallRecord> calls;
+  size_t selected = 0;
 };
 
 // The last calls of both services, bounded by Limits::call_log_calls and call_log_bytes (the
@@ -55,7 +63,7 @@ class CallLog {
   void Add(CallRecord record);
   // The seq of the newest call (0 before any): a mark to query "since".
   uint64_t Mark() const;
-  std::vector<CallRecord> Query(const CallQuery& query) const;
+  CallPage Query(const CallQuery& query) const;
   void Clear();
   size_t size() const;
   size_t bytes() const;

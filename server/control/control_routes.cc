@@ -1,6 +1,9 @@
 #include "server/control/control_routes.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 
 #include "server/admin/console.h"
 
@@ -89,6 +92,23 @@ double ControlRequest::Number(const char* key, double fallback) const {
 
 int64_t ControlRequest::Int(const char* key, int64_t fallback) const {
   if (!Has(key)) return fallback;
+  // JSON and query integers are read exactly: through a double, 2^53 + 1 would be another time.
+  if (const json* v = Field(*this, key)) {
+    if (v->is_number_unsigned()) {
+      if (v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) BadField(key, "a whole number below 2^63");
+      return static_cast<int64_t>(v->get<uint64_t>());
+    }
+    if (v->is_number_integer()) return v->get<int64_t>();
+  } else if (const std::string* q = QueryField(*this, key)) {
+    errno = 0;
+    char* end = nullptr;
+    const long long n = std::strtoll(q->c_str(), &end, 10);
+    if (!q->empty() && end == q->c_str() + q->size()) {
+      if (errno == ERANGE) BadField(key, "a whole number below 2^63");
+      return n;
+    }
+  }
+  // 1e3 or 5.0: whole, and well inside int64 (a double near 2^63 does not convert exactly).
   const double d = Number(key, 0);
   if (d != std::floor(d) || std::fabs(d) > 9.0e18) BadField(key, "a whole number");
   return static_cast<int64_t>(d);

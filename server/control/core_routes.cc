@@ -2,8 +2,11 @@
 
 #include "server/control/core_routes.h"
 
+#include <algorithm>
+
 #include "server/control/control_state.h"
 #include "server/control/method_pattern.h"
+#include "storage/limits.h"
 
 namespace hbemu::server::control {
 namespace {
@@ -15,6 +18,11 @@ json ClockJson(storage::ControlledClock* clock) {
               {"frozen", clock->frozen()},
               {"offset_ms", clock->offset_ms()},
               {"system_ms", storage::Clock::System()->NowMillis()}};
+}
+
+// A clock change the clock refused (out of its range): the caller's mistake.
+void ThrowIfRefused(const storage::Status& status) {
+  if (!status.ok()) throw ControlError{400, status.message()};
 }
 
 // A duration given as any sum of ms, seconds, minutes, hours and days.
@@ -33,13 +41,19 @@ int64_t DurationMs(const ControlRequest& r) {
   return static_cast<int64_t>(total);
 }
 
+// Calls in one /control/calls answer unless `page` says otherwise.
+constexpr int64_t kDefaultCallsPage = 1000;
+
 CallQuery QueryOf(const ControlRequest& r) {
   CallQuery q;
   const int64_t since = r.Int("since", 0);
   const int64_t limit = r.Int("limit", 0);
+  const int64_t page = r.Int("page", kDefaultCallsPage);
   if (since < 0 || limit < 0) throw ControlError{400, "since and limit are not negative"};
+  if (page < 1) throw ControlError{400, "\"page\" (calls in one answer) must be at least 1"};
   q.since = static_cast<uint64_t>(since);
   q.limit = static_cast<size_t>(limit);
+  q.page = static_cast<size_t>(page);
   q.table = r.String("table");
   q.method = r.String("method");
   q.service = r.String("service");
@@ -54,6 +68,13 @@ CallQuery QueryOf(const ControlRequest& r) {
   return q;
 }
 
+// What one call adds to the answer as ControlJson prints it: its lines sit two levels deep.
+size_t AnswerBytes(const json& call) {
+  const std::string text = call.dump(2, ' ', false, json::error_handler_t::replace);
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  return text.size() + 4 * lines + 2;
+}
+
 }  // namespace
 
 void RegisterClockRoutes(ControlRoutes* routes, const ControlContext& context) {
@@ -62,7 +83,7 @@ void RegisterClockRoutes(ControlRoutes* routes, const ControlContext& context) {
   routes->Add("GET", "/control/clock", [clock](const ControlRequest&) { return ClockJson(clock); });
   routes->Add("POST", "/control/clock/freeze", [state, clock](const ControlRequest& r) {
     if (r.Has("at_ms")) {
-      clock->Freeze(r.Int("at_ms", 0));
+      ThrowIfRefused(clock->Freeze(r.Int("at_ms", 0)));
     } else {
       clock->FreezeNow();
     }
@@ -70,12 +91,12 @@ void RegisterClockRoutes(ControlRoutes* routes, const ControlContext& context) {
     return ClockJson(clock);
   });
   routes->Add("POST", "/control/clock/advance", [state, clock](const ControlRequest& r) {
-    clock->Advance(DurationMs(r));
+    ThrowIfRefused(clock->Advance(DurationMs(r)));
     state->ClockChanged();
     return ClockJson(clock);
   });
   routes->Add("POST", "/control/clock/offset", [state, clock](const ControlRequest& r) {
-    clock->SetOffset(DurationMs(r));
+    ThrowIfRefused(clock->SetOffset(DurationMs(r)));
     state->ClockChanged();
     return ClockJson(clock);
   });
@@ -123,10 +144,30 @@ void RegisterCallLogRoutes(ControlRoutes* routes, const ControlContext& context)
   routes->Add("GET", "/control/calls", [state](const ControlRequest& r) {
     CallLog& log = state->calls();
     const uint64_t mark = log.Mark();
+    const CallPage page = log.Query(QueryOf(r));
+    // A full log is 16 MiB of records and several times that as JSON: the answer stops at
+    // call_log_page_bytes (after one call at least) and says where to go on from.
+    const size_t budget =
+        static_cast<size_t>(std::max<int64_t>(CurrentLimits().call_log_page_bytes, 0));
     json calls = json::array();
-    for (const CallRecord& c : log.Query(QueryOf(r))) calls.push_back(c.ToJson());
-    return json{{"mark", mark},         {"enabled", log.enabled()}, {"held", log.size()},
-                {"bytes", log.bytes()}, {"dropped", log.dropped()}, {"calls", calls}};
+    size_t bytes = 0;
+    for (const CallRecord& c : page.calls) {
+      json one = c.ToJson();
+      const size_t size = AnswerBytes(one);
+      if (!calls.empty() && bytes + size > budget) break;
+      bytes += size;
+      calls.push_back(std::move(one));
+    }
+    json answer{{"mark", mark},         {"enabled", log.enabled()}, {"held", log.size()},
+                {"bytes", log.bytes()}, {"dropped", log.dropped()}};
+    const size_t sent = calls.size();
+    answer["truncated"] = sent < page.selected;
+    if (sent < page.selected) {
+      answer["remaining"] = page.selected - sent;
+      answer["next_since"] = page.calls[sent - 1].seq;
+    }
+    answer["calls"] = std::move(calls);
+    return answer;
   });
   routes->Add("GET", "/control/calls/mark", [state](const ControlRequest&) {
     return json{{"mark", state->calls().Mark()}};

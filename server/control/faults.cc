@@ -75,14 +75,67 @@ bool FaultRule::FromJson(const json& doc, FaultRule* rule, std::string* error) {
     *out = it->get<double>();
     return true;
   };
+  // A count or a seed, read exactly when the JSON holds an integer (a seed is any 64-bit value):
+  // its sign and magnitude, or false for anything not whole or past 2^64. "times": 1e300 used
+  // to become INT64_MIN, a rule that never ran out.
+  struct Whole {
+    bool given = false;
+    bool negative = false;
+    bool past_2_64 = false;
+    uint64_t magnitude = 0;
+  };
+  auto whole = [&](const char* key, Whole* out) {
+    auto it = doc.find(key);
+    if (it == doc.end() || it->is_null()) return true;
+    out->given = true;
+    if (it->is_number_unsigned()) {
+      out->magnitude = it->get<uint64_t>();
+      return true;
+    }
+    if (it->is_number_integer()) {
+      const int64_t v = it->get<int64_t>();
+      out->negative = v < 0;
+      out->magnitude = out->negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+      return true;
+    }
+    if (it->is_number_float()) {
+      const double d = it->get<double>();
+      if (d == std::floor(d)) {
+        out->negative = d < 0;
+        out->past_2_64 = std::fabs(d) >= 18446744073709551616.0;  // 2^64: would not convert
+        out->magnitude = out->past_2_64 ? UINT64_MAX : static_cast<uint64_t>(std::fabs(d));
+        return true;
+      }
+    }
+    *error = std::string("\"") + key + "\" must be a whole number";
+    return false;
+  };
   std::string action = "fail";
-  double delay_ms = 0, times = -1, probability = 1, seed = 0;
+  double probability = 1;
+  Whole delay_ms, times, seed;
   if (!text("service", &rule->service) || !text("method", &rule->method) ||
       !text("table", &rule->table) || !text("row_prefix", &rule->row_prefix) ||
       !text("action", &action) || !text("exception", &rule->exception) ||
-      !text("message", &rule->message) || !number("delay_ms", &delay_ms) ||
-      !number("times", &times) || !number("probability", &probability) ||
-      !number("seed", &seed)) {
+      !text("message", &rule->message) || !whole("delay_ms", &delay_ms) ||
+      !whole("times", &times) || !number("probability", &probability) ||
+      !whole("seed", &seed)) {
+    return false;
+  }
+  if (delay_ms.negative || delay_ms.past_2_64 ||
+      delay_ms.magnitude > static_cast<uint64_t>(kMaxFaultDelayMs)) {
+    *error = "\"delay_ms\" must be between 0 and " + std::to_string(kMaxFaultDelayMs);
+    return false;
+  }
+  const bool every_call = times.negative && times.magnitude == 1;
+  if (times.given && !every_call &&
+      (times.negative || times.past_2_64 || times.magnitude == 0 ||
+       times.magnitude > static_cast<uint64_t>(kMaxFaultTimes))) {
+    *error = "\"times\" must be a whole number from 1 to " + std::to_string(kMaxFaultTimes) +
+             " (or -1 for every matching call)";
+    return false;
+  }
+  if (seed.negative || seed.past_2_64) {
+    *error = "\"seed\" must be a whole number from 0 to 2^64 - 1";
     return false;
   }
   if (!MethodPattern::Parse(rule->service, rule->method, &rule->method_pattern, error)) {
@@ -103,26 +156,18 @@ bool FaultRule::FromJson(const json& doc, FaultRule* rule, std::string* error) {
     *error = "\"exception\" must name a Java exception class";
     return false;
   }
-  if (delay_ms < 0 || delay_ms > 600000) {
-    *error = "\"delay_ms\" must be between 0 and 600000";
-    return false;
-  }
   if (!(probability >= 0 && probability <= 1)) {
     *error = "\"probability\" must be between 0 and 1";
     return false;
   }
-  if (times != std::floor(times) || times < -1 || times == 0) {
-    *error = "\"times\" must be a positive whole number (or -1 for every matching call)";
-    return false;
-  }
-  if (rule->action == FaultAction::kDelay && delay_ms == 0) {
+  if (rule->action == FaultAction::kDelay && delay_ms.magnitude == 0) {
     *error = "a delay rule needs \"delay_ms\"";
     return false;
   }
-  rule->delay_ms = static_cast<int64_t>(delay_ms);
-  rule->times = static_cast<int64_t>(times);
+  rule->delay_ms = static_cast<int64_t>(delay_ms.magnitude);
+  rule->times = !times.given || every_call ? -1 : static_cast<int64_t>(times.magnitude);
   rule->probability = probability;
-  rule->seed = static_cast<uint64_t>(seed);
+  rule->seed = seed.magnitude;
   if (rule->message.empty()) rule->message = "injected by a test-controls fault rule";
   return true;
 }

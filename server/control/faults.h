@@ -24,6 +24,10 @@ enum class FaultAction {
 };
 
 const char* FaultActionName(FaultAction action);
+
+// The most a rule may ask: a delay (10 minutes) and a count of calls to hit (-1 is every call).
+constexpr int64_t kMaxFaultDelayMs = 600000;
+constexpr int64_t kMaxFaultTimes = 1000000000;
 constexpr int kFaultActions = 4;
 
 // A rule: which calls (service, table: glob patterns, "*" for any; method: a Thrift method,

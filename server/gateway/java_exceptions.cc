@@ -33,6 +33,8 @@ const char* JavaExceptionClass(const Status& status) {
       return "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException";
     case Status::Code::kSnapshotCreation:
       return "org.apache.hadoop.hbase.snapshot.SnapshotCreationException";
+    case Status::Code::kResultTooLarge:
+      return "org.apache.hadoop.hbase.MultiActionResultTooLarge";
   }
   return "java.io.IOException";
 }

@@ -7,7 +7,6 @@ namespace hbemu::server {
 
 using storage::Status;
 
-
 void ThrowIOError(const std::string& java_class, const std::string& message, bool can_retry) {
   admin::NoteCallFailed();
   thrift::IOError e;
@@ -18,16 +17,20 @@ void ThrowIOError(const std::string& java_class, const std::string& message, boo
   throw e;
 }
 
+void ThrowIllegalArgument(const std::string& message) {
+  admin::NoteCallFailed();
+  thrift::IllegalArgument e;
+  e.__set_message(message);
+  throw e;
+}
+
 void ThrowIfError(const Status& status, InvalidArgumentAs invalid_argument) {
   if (status.ok()) return;
   admin::NoteCallFailed();
   switch (status.code()) {
     case Status::Code::kInvalidArgument:
       if (invalid_argument == InvalidArgumentAs::kIllegalArgument) {
-        thrift::IllegalArgument e;
-        e.message = std::string(JavaExceptionClass(status)) + ": " + status.message();
-        e.__isset.message = true;
-        throw e;
+        ThrowIllegalArgument(std::string(JavaExceptionClass(status)) + ": " + status.message());
       }
       throw ApplicationError(status.ToString());
     case Status::Code::kTableExists: {

@@ -12,6 +12,7 @@
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
+#include "storage/result_budget.h"
 
 namespace hbemu::server {
 
@@ -99,12 +100,14 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   // HBase sets the time range on each row's Get: with no rows nothing is checked.
   if (!rows.empty()) spec.time_range = Before(before_ts);
   out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
+  storage::ResultBudget budget;
   for (const std::string& row : rows) {
     storage::RowResult result;
     const Status s = store_->Get(table, row, spec, &result);
     // HBase reads two or more rows as one client batch (Table.get(List)).
     if (rows.size() >= 2) ThrowIfBatchFailed(s, rows.size());
     ThrowIfError(s);
+    ThrowIfError(budget.Charge(result));
     admin::NoteRead(table, row);
     if (result.cells.empty()) continue;  // HBase drops empty results: a missing row is absent
     out.emplace_back();
@@ -177,10 +180,8 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
   ThrowIfError(CheckRow(row), kIllegalArgument);
   // HBase builds `new Put(row, timestamp)` whatever the mutations, which checks the timestamp.
   if (timestamp < 0) {
-    thrift::IllegalArgument e;
-    e.__set_message("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
-                    std::to_string(timestamp));
-    throw e;
+    ThrowIllegalArgument("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
+                         std::to_string(timestamp));
   }
   RowMutation deletes{row, {}, 0};
   RowMutation puts{row, {}, CellTtlFromAttributes(attributes)};
@@ -605,9 +606,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
   // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(id);
   if (entry == nullptr) {
-    thrift::IllegalArgument e;
-    e.__set_message("scanner ID is invalid");
-    throw e;
+    ThrowIllegalArgument("scanner ID is invalid");
   }
   if (nbRows < 0) throw ApplicationError("nbRows must not be negative");
   std::lock_guard<std::mutex> lock(entry->mu);
@@ -619,9 +618,7 @@ void HbaseHandler::ScannerNextRows(int32_t id, int32_t nbRows, storage::RowBatch
 
 void HbaseHandler::scannerClose(int32_t id) {
   if (!scanners_->Remove(id)) {
-    thrift::IllegalArgument e;
-    e.__set_message("scanner ID is invalid");
-    throw e;
+    ThrowIllegalArgument("scanner ID is invalid");
   }
 }
 

@@ -29,6 +29,13 @@ void ThrowTIOError(const std::string& message, bool can_retry) {
   throw e;
 }
 
+void ThrowTIllegalArgument(const std::string& message) {
+  admin::NoteCallFailed();
+  thrift2::TIllegalArgument e;
+  e.__set_message(message);
+  throw e;
+}
+
 void ThrowIfError(const Status& status) {
   if (status.ok()) return;
   admin::NoteCallFailed();

@@ -9,12 +9,14 @@
 #include "server/gateway/scanner_fetch.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
+#include "storage/result_budget.h"
 
 namespace hbemu::server {
 
 using storage::Status;
 using thrift2_errors::ThrowIfError;
 using thrift2_errors::ThrowTIOError;
+using thrift2_errors::ThrowTIllegalArgument;
 namespace convert = thrift2_convert;
 
 ThbaseHandler::ThbaseHandler(storage::Store* store, ScannerRegistry* scanners, Options options)
@@ -49,10 +51,12 @@ void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2
   std::vector<storage::ReadSpec> specs(tgets.size());
   for (size_t i = 0; i < tgets.size(); ++i) ThrowIfError(convert::ToReadSpec(tgets[i], &specs[i]));
   results->resize(tgets.size());
+  storage::ResultBudget budget;
   if (tgets.size() < 2) {
     // Table.get(List) of one is a plain get, failing with its own exception.
     for (size_t i = 0; i < tgets.size(); ++i) {
       ThrowIfError(store_->Get(table, tgets[i].row, specs[i], &(*results)[i]));
+      ThrowIfError(budget.Charge((*results)[i]));
       admin::NoteRead(table, tgets[i].row);
     }
     return;
@@ -64,6 +68,7 @@ void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2
   for (size_t i = 0; i < tgets.size(); ++i) {
     Status read = store_->Get(table, tgets[i].row, specs[i], &(*results)[i]);
     if (!read.ok()) failures.push_back(std::move(read));
+    ThrowIfError(budget.Charge((*results)[i]));  // the whole call, not one action
     admin::NoteRead(table, tgets[i].row);
   }
   ThrowAsFailedActions(failures, tgets.size());
@@ -337,9 +342,7 @@ void ThbaseHandler::ScannerNextRows(int32_t scannerId, int32_t numRows, storage:
   // HBase looks the scanner up before it reads any rows.
   std::shared_ptr<ScannerRegistry::Entry> entry = scanners_->Find(scannerId);
   if (entry == nullptr) {
-    thrift2::TIllegalArgument e;
-    e.__set_message("Invalid scanner Id");
-    throw e;
+    ThrowTIllegalArgument("Invalid scanner Id");
   }
   if (numRows < 0) throw ApplicationError("numRows must not be negative");
   const size_t first = rows->size();

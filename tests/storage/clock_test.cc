@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "tests/test_util.h"
+
 namespace hbemu::storage {
 namespace {
 
@@ -16,19 +20,19 @@ TEST(ControlledClockTest, FollowsTheSystemClockUntilTold) {
 
 TEST(ControlledClockTest, FrozenClockStaysPutAndAdvancesOnlyWhenTold) {
   ControlledClock clock;
-  clock.Freeze(1000000);
+  ASSERT_OK(clock.Freeze(1000000));
   EXPECT_TRUE(clock.frozen());
   EXPECT_EQ(clock.NowMillis(), 1000000);
   EXPECT_EQ(clock.NowMillis(), 1000000);
-  clock.Advance(2 * 86400000LL);
+  ASSERT_OK(clock.Advance(2 * 86400000LL));
   EXPECT_EQ(clock.NowMillis(), 1000000 + 2 * 86400000LL);
-  clock.Advance(-500);
+  ASSERT_OK(clock.Advance(-500));
   EXPECT_EQ(clock.NowMillis(), 1000000 + 2 * 86400000LL - 500);
 }
 
 TEST(ControlledClockTest, AdvancingARunningClockShiftsIt) {
   ControlledClock clock;
-  clock.Advance(3600000);
+  ASSERT_OK(clock.Advance(3600000));
   const int64_t system = Clock::System()->NowMillis();
   EXPECT_GE(clock.NowMillis(), system + 3600000);
   EXPECT_FALSE(clock.frozen());
@@ -36,8 +40,8 @@ TEST(ControlledClockTest, AdvancingARunningClockShiftsIt) {
 
 TEST(ControlledClockTest, OffsetRunsTheClockAndResumeGoesBackToTheSystemClock) {
   ControlledClock clock;
-  clock.Freeze(5);
-  clock.SetOffset(-86400000);
+  ASSERT_OK(clock.Freeze(5));
+  ASSERT_OK(clock.SetOffset(-86400000));
   EXPECT_FALSE(clock.frozen());
   EXPECT_LE(clock.NowMillis(), Clock::System()->NowMillis() - 86400000 + 1);
   clock.Resume();
@@ -48,11 +52,75 @@ TEST(ControlledClockTest, OffsetRunsTheClockAndResumeGoesBackToTheSystemClock) {
 
 TEST(ControlledClockTest, FreezeNowKeepsTheCurrentReading) {
   ControlledClock clock;
-  clock.Advance(10000);
+  ASSERT_OK(clock.Advance(10000));
   const int64_t expected = Clock::System()->NowMillis() + 10000;
   clock.FreezeNow();
   EXPECT_GE(clock.NowMillis(), expected);
   EXPECT_LE(clock.NowMillis(), expected + 1000);
+}
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+// Before 1970 every server-dated write would be acknowledged and never read back.
+TEST(ControlledClockTest, FreezingBefore1970IsRefusedAndLeavesTheClockAsItWas) {
+  ControlledClock clock;
+  ASSERT_OK(clock.Freeze(1000));
+  const Status s = clock.Freeze(-5);
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(s.message().find("freezing at -5"), std::string::npos) << s.message();
+  EXPECT_EQ(clock.NowMillis(), 1000);
+  EXPECT_OK(clock.Freeze(0));
+  EXPECT_EQ(clock.NowMillis(), 0);
+}
+
+TEST(ControlledClockTest, MovingAFrozenClockBefore1970IsRefused) {
+  ControlledClock clock;
+  ASSERT_OK(clock.Freeze(1000));
+  EXPECT_EQ(clock.Advance(-1001).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(clock.NowMillis(), 1000);
+  EXPECT_OK(clock.Advance(-1000));
+  EXPECT_EQ(clock.NowMillis(), 0);
+}
+
+TEST(ControlledClockTest, AnOffsetOrMoveBefore1970OfARunningClockIsRefused) {
+  ControlledClock clock;
+  const int64_t system = Clock::System()->NowMillis();
+  EXPECT_EQ(clock.SetOffset(-system - 60000).code(), Status::Code::kInvalidArgument);
+  EXPECT_FALSE(clock.frozen());
+  EXPECT_LE(clock.offset_ms(), 1);
+  EXPECT_EQ(clock.Advance(-system - 60000).code(), Status::Code::kInvalidArgument);
+  EXPECT_LE(clock.offset_ms(), 1);
+  EXPECT_GE(clock.NowMillis(), system);
+}
+
+// Advances of 9e15 ms (the most one control call gives) summed past INT64_MAX used to wrap the
+// reading around to a large negative time.
+TEST(ControlledClockTest, AdvancesThatWouldSumPastTheTopAreRefused) {
+  ControlledClock clock;
+  ASSERT_OK(clock.Freeze(0));
+  int refused = 0;
+  for (int i = 0; i < 1100; ++i) {
+    if (!clock.Advance(9'000'000'000'000'000LL).ok()) ++refused;
+    ASSERT_GE(clock.NowMillis(), 0);
+    ASSERT_LE(clock.NowMillis(), ControlledClock::kLatestMillis);
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_EQ(clock.Advance(kMax).code(), Status::Code::kInvalidArgument);
+  ASSERT_OK(clock.Freeze(ControlledClock::kLatestMillis));
+  EXPECT_EQ(clock.Advance(1).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(clock.Freeze(kMax).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(clock.NowMillis(), ControlledClock::kLatestMillis);
+}
+
+TEST(ControlledClockTest, ARunningClockNearTheTopStaysInRange) {
+  ControlledClock clock;
+  const int64_t system = Clock::System()->NowMillis();
+  ASSERT_OK(clock.SetOffset(ControlledClock::kLatestMillis - system - 1));
+  EXPECT_LE(clock.NowMillis(), ControlledClock::kLatestMillis);
+  EXPECT_GE(clock.NowMillis(), ControlledClock::kLatestMillis - 1000);
+  for (int i = 0; i < 20; ++i) EXPECT_FALSE(clock.Advance(kMax / 2).ok());
+  EXPECT_LE(clock.NowMillis(), ControlledClock::kLatestMillis);
+  EXPECT_GT(clock.NowMillis(), 0);
 }
 
 }  // namespace

@@ -308,6 +308,13 @@ TEST_P(SnapshotStoreTest, LimitsBoundTheCountAndTheBytesKept) {
   SetLimits(saved);
   EXPECT_CODE(kSnapshotCreation, over);
   EXPECT_EQ(snapshots()->List().size(), 1u);
+  // The message names the limit as set, not the room the other snapshot left under it.
+  const std::string limit = std::to_string(one * 3 / 2);
+  EXPECT_NE(over.message().find("snapshot_bytes limit of " + limit + " bytes"), std::string::npos)
+      << over.message();
+  EXPECT_NE(over.message().find(std::to_string(one) + " kept by other snapshots"),
+            std::string::npos)
+      << over.message();
 }
 
 TEST_F(SnapshotDiskTest, DeletingASnapshotSweepsTheCellsItKept) {

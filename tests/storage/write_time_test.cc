@@ -305,7 +305,7 @@ namespace {
 class FrozenWriteTimeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    clock_.Freeze(kNow);
+    ASSERT_OK(clock_.Freeze(kNow));
     ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_));
     ASSERT_OK(store_->CreateTable("t", {Family("f", 5)}));
   }
@@ -351,7 +351,7 @@ TEST_F(FrozenWriteTimeTest, ACounterSetAfterAnIncrementIsTheNewestVersion) {
 TEST_F(FrozenWriteTimeTest, AdvancingTheClockDatesWritesAtTheNewTime) {
   ASSERT_OK(Put("a", "1"));
   ASSERT_OK(Put("a", "2"));
-  clock_.Advance(kDayMs);
+  ASSERT_OK(clock_.Advance(kDayMs));
   ASSERT_OK(Put("a", "3"));
   EXPECT_EQ(Get(), (Cells{"f:a@" + At(kNow + kDayMs) + "=3"}));
 }

@@ -54,6 +54,23 @@ TEST(ControlRoutesTest, BadRequestsGetJsonErrorsWithTheirStatus) {
   EXPECT_EQ(Body(missing)["status"], 404);
 }
 
+// A time near 2^63 read through a double came back as another time (2^53 + 1 became 2^53).
+TEST(ControlRoutesTest, WholeNumbersAreReadExactlyAndBounded) {
+  const ControlRoutes routes = Routes();
+  auto n = [&](const std::string& target, const std::string& body) {
+    return routes.Handle("GET", target, body, true, false);
+  };
+  EXPECT_EQ(Body(n("/control/thing", R"({"n": 9007199254740993})"))["n"], 9007199254740993LL);
+  EXPECT_EQ(Body(n("/control/thing?n=9223372036854775805", ""))["n"], 9223372036854775805LL);
+  EXPECT_EQ(Body(n("/control/thing", R"({"n": -9223372036854775807})"))["n"],
+            -9223372036854775807LL);
+  EXPECT_EQ(Body(n("/control/thing", R"({"n": 2e3})"))["n"], 2000);
+  EXPECT_EQ(n("/control/thing", R"({"n": 9223372036854775808})").status, 400);
+  EXPECT_EQ(n("/control/thing?n=9223372036854775808", "").status, 400);
+  EXPECT_EQ(n("/control/thing", R"({"n": 1e300})").status, 400);
+  EXPECT_EQ(n("/control/thing", R"({"n": 1.5})").status, 400);
+}
+
 TEST(ControlRoutesTest, PrefixRoutesTakeEveryPathBelowThem) {
   const ControlRoutes routes = Routes();
   EXPECT_EQ(Body(routes.Handle("GET", "/control/under/a/b", "", true, false))["path"],

@@ -55,6 +55,31 @@ TEST(FaultRuleTest, BadRulesAreRefusedWithAReason) {
   EXPECT_FALSE(FaultRule::FromJson({{"table", 5}}, &rule, &error));
 }
 
+// "times": 1e300 was converted to int64 (INT64_MIN): a rule that never ran out.
+TEST(FaultRuleTest, NumbersThatAreNotWholeOrOutOfRangeAreRefused) {
+  FaultRule rule;
+  std::string error;
+  for (const nlohmann::json& doc :
+       {nlohmann::json{{"times", 1e300}}, {{"times", 1.5}}, {{"times", -2}},
+        {{"times", 1000000001}}, {{"times", 9223372036854775808ULL}}, {{"seed", -1}},
+        {{"seed", 1e300}}, {{"seed", 0.5}}, {{"action", "delay"}, {"delay_ms", 0.5}},
+        {{"action", "delay"}, {"delay_ms", 600001}}, {{"action", "delay"}, {"delay_ms", -1}}}) {
+    EXPECT_FALSE(FaultRule::FromJson(doc, &rule, &error)) << doc.dump();
+    EXPECT_NE(error.find(doc.begin().key() == "action" ? "delay_ms" : doc.begin().key()),
+              std::string::npos)
+        << error;
+  }
+  ASSERT_TRUE(FaultRule::FromJson({{"times", 1000000000}, {"seed", 18446744073709551615ULL}},
+                                  &rule, &error))
+      << error;
+  EXPECT_EQ(rule.times, 1000000000);
+  EXPECT_EQ(rule.seed, 18446744073709551615ULL);
+  ASSERT_TRUE(FaultRule::FromJson({{"times", 3.0}}, &rule, &error)) << error;
+  EXPECT_EQ(rule.times, 3);
+  ASSERT_TRUE(FaultRule::FromJson({{"times", -1}}, &rule, &error)) << error;
+  EXPECT_EQ(rule.times, -1);
+}
+
 TEST(FaultRuleTest, AnUnknownMethodIsRefusedAndAnOperationHitsItsThriftCalls) {
   FaultRule rule;
   std::string error;
