@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <map>
 
 namespace hbemu {
 namespace {
@@ -14,12 +15,38 @@ Limits& MutableLimits() {
 
 std::string FormatValue(int64_t value, const char* unit) {
   if (std::strcmp(unit, "bytes") == 0) {
+    if (value > 0 && value % (1 << 30) == 0) return std::to_string(value >> 30) + " GiB";
     if (value > 0 && value % (1 << 20) == 0) return std::to_string(value >> 20) + " MiB";
     if (value > 0 && value % (1 << 10) == 0) return std::to_string(value >> 10) + " KiB";
     return std::to_string(value) + " bytes";
   }
   if (std::strcmp(unit, "ms") == 0) return std::to_string(value) + " ms";
   return std::to_string(value);
+}
+
+// The largest value --limit takes for each limit. Sizes that end up in a Thrift length, an
+// HTTP body or an int are bounded by INT32_MAX (8G used to be accepted and then cut to 32 bits);
+// filter_depth by its default, since deeper trees are walked recursively on call threads whose
+// stacks are small under musl; the rest by what one machine can hold.
+int64_t LargestValue(const LimitInfo& info) {
+  constexpr int64_t kInt32 = std::numeric_limits<int32_t>::max();
+  static const std::map<std::string, int64_t> kSpecific = {
+      {"filter_depth", Limits().filter_depth},
+      {"filter_string_bytes", kInt32},
+      {"filter_bytes", kInt32},
+      {"message_bytes", kInt32},
+      {"idle_buffer_bytes", kInt32},
+      {"reply_bytes", kInt32},
+      {"result_bytes", kInt32},
+      {"admin_page_bytes", kInt32},
+      {"admin_value_bytes", kInt32},
+      {"call_log_page_bytes", kInt32},
+      {"decoded_bytes_per_byte", 1024},
+  };
+  if (auto it = kSpecific.find(info.name); it != kSpecific.end()) return it->second;
+  if (std::strcmp(info.unit, "bytes") == 0) return int64_t{1} << 40;
+  if (std::strcmp(info.unit, "ms") == 0) return int64_t{7} * 24 * 3600 * 1000;
+  return kInt32;
 }
 
 }  // namespace
@@ -147,16 +174,27 @@ bool ParseLimitAssignment(const std::string& text, Limits* limits, std::string* 
     *error = "bad value for limit " + name + ": '" + text.substr(eq + 1) + "'";
     return false;
   }
+  const int64_t largest = LargestValue(*info);
+  if (parsed * scale > largest) {
+    const std::string shown = FormatValue(largest, info->unit);
+    const std::string exact = std::to_string(largest);
+    *error = "limit " + name + " is at most " + shown +
+             (shown.compare(0, exact.size(), exact) == 0 ? "" : " (" + exact + ")") + ", not '" +
+             text.substr(eq + 1) + "'";
+    return false;
+  }
   limits->*(info->field) = parsed * scale;
   return true;
 }
 
 std::string DescribeLimits(const Limits& limits) {
-  std::string out = "| limit (--limit NAME=VALUE) | value | bounds | past it, the client gets |\n"
-                    "| --- | --- | --- | --- |\n";
+  std::string out =
+      "| limit (--limit NAME=VALUE) | value | at most | bounds | past it, the client gets |\n"
+      "| --- | --- | --- | --- | --- |\n";
   for (const LimitInfo& info : AllLimits()) {
     out += std::string("| `") + info.name + "` | " + FormatValue(limits.*(info.field), info.unit) +
-           " | " + info.meaning + " | " + info.past_it + " |\n";
+           " | " + FormatValue(LargestValue(info), info.unit) + " | " + info.meaning + " | " +
+           info.past_it + " |\n";
   }
   return out;
 }

@@ -54,6 +54,32 @@ TEST(LimitsTest, BadValuesAreRefused) {
   EXPECT_EQ(limits.filter_depth, Limits().filter_depth);
 }
 
+// --limit message_bytes=8G was accepted and then cut to 32 bits where the wire uses it.
+TEST(LimitsTest, ValuesPastALimitsLargestAreRefusedWithIt) {
+  Limits limits;
+  std::string error;
+  EXPECT_FALSE(ParseLimitAssignment("message_bytes=8G", &limits, &error));
+  EXPECT_NE(error.find("at most 2147483647 bytes"), std::string::npos) << error;
+  EXPECT_EQ(limits.message_bytes, Limits().message_bytes);
+  EXPECT_TRUE(ParseLimitAssignment("message_bytes=2147483647", &limits, &error)) << error;
+  EXPECT_FALSE(ParseLimitAssignment("write_timeout_ms=999999999999", &limits, &error));
+  EXPECT_FALSE(ParseLimitAssignment("open_scanners=9999999999", &limits, &error));
+  EXPECT_FALSE(ParseLimitAssignment("filter_depth=100000", &limits, &error));
+  EXPECT_TRUE(ParseLimitAssignment("filter_depth=10", &limits, &error)) << error;
+}
+
+TEST(LimitsTest, EveryDefaultIsWithinItsLargestValue) {
+  const Limits defaults;
+  for (const LimitInfo& info : AllLimits()) {
+    Limits limits;
+    std::string error;
+    EXPECT_TRUE(ParseLimitAssignment(std::string(info.name) + "=" +
+                                         std::to_string(defaults.*(info.field)),
+                                     &limits, &error))
+        << info.name << ": " << error;
+  }
+}
+
 TEST(LimitsTest, DescriptionIsATableRowPerLimit) {
   const std::string table = DescribeLimits(Limits());
   for (const LimitInfo& info : AllLimits()) {
