@@ -507,6 +507,8 @@ def write(path, data):
 
 TABLE_LINE = '{"kind":"table","name":"%s","encoding":"text"}\n'
 CELL = '{"row":"r","family":"f","qualifier":"q","timestamp":1,"value":"v"}\n'
+# How an import that stops at a bad line ends when nothing went in before it.
+NOTHING_WRITTEN = "; before it stopped: 0 cells written, nothing created"
 
 # name -> f(server, dir, table) giving (tool, args, expected stderr line or regex, exit code)
 MISTAKES = {
@@ -546,31 +548,32 @@ MISTAKES = {
     "malformed_json_line": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "bad.jsonl", TABLE_LINE % t + CELL + '{"row":"a" "family":"f"}\n')],
-        "%s line 3: not valid JSON (Expecting ',' delimiter at column 12)" % (d / "bad.jsonl"), 1),
+        "%s line 3: not valid JSON (Expecting ',' delimiter at column 12); before it stopped: "
+        "1 cell written to 1 table, nothing created" % (d / "bad.jsonl"), 1),
     "cell_without_family": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "nofam.jsonl", TABLE_LINE % t + CELL.replace('"family":"f",', ""))],
-        '%s line 2: a cell line needs "family"' % (d / "nofam.jsonl"), 1),
+        '%s line 2: a cell line needs "family"' % (d / "nofam.jsonl") + NOTHING_WRITTEN, 1),
     "bad_escape": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "esc.jsonl", TABLE_LINE % t + CELL.replace('"r"', '"C:\\\\Users"'))],
         '%s line 2: row: bad escape "\\Use" (a backslash starts \\xHH; write \\x5C for a '
-        'backslash)' % (d / "esc.jsonl"), 1),
+        'backslash)' % (d / "esc.jsonl") + NOTHING_WRITTEN, 1),
     "bad_hex_escape": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "hex.jsonl", TABLE_LINE % t + CELL.replace('"v"', '"ok\\\\x41\\\\xZZ"'))],
         '%s line 2: value: bad escape "\\xZZ" (a backslash starts \\xHH; write \\x5C for a '
-        'backslash)' % (d / "hex.jsonl"), 1),
+        'backslash)' % (d / "hex.jsonl") + NOTHING_WRITTEN, 1),
     "cell_before_table_line": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(d / "orphan.jsonl", CELL)],
-        "%s line 1: a cell before any table line" % (d / "orphan.jsonl"), 1),
+        "%s line 1: a cell before any table line" % (d / "orphan.jsonl") + NOTHING_WRITTEN, 1),
     "not_utf8": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(d / "latin1.jsonl", b"\xff\n")],
-        "%s line 1: not UTF-8 text" % (d / "latin1.jsonl"), 1),
+        "%s line 1: not UTF-8 text" % (d / "latin1.jsonl") + NOTHING_WRITTEN, 1),
     "missing_table_with_no_create": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "--no-create", "-i", write(
             d / "nocreate.jsonl", TABLE_LINE % "hbc_absent" + CELL)],
-        "%s line 1: table hbc_absent does not exist (--no-create)" % (d / "nocreate.jsonl"), 1),
+        "%s line 1: table hbc_absent does not exist (--no-create)" % (d / "nocreate.jsonl") + NOTHING_WRITTEN, 1),
     "unknown_family_refused_by_server": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "fam.jsonl", TABLE_LINE % t + CELL.replace('"f"', '"zz"'))],
