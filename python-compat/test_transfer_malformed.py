@@ -160,3 +160,19 @@ def test_a_bad_line_in_the_middle_is_not_called_a_cut(server, tmp_path):
     assert_stopped(proc, path, 3, "not valid JSON (", "1 cell written to 1 table, created 1 table")
     assert "cut short" not in proc.stderr
     assert cells_of(server, name) == 1
+
+
+def test_importtsv_stopping_at_a_bad_line_writes_the_rows_before_it_and_says_how_many(
+        server, tmp_path):
+    name = unique("mal_tsv_")
+    path = tmp_path / "rows.tsv"
+    path.write_bytes(b"".join(b"r%04d\t%d\t%d\n" % (i, i, i) for i in range(250))
+                     + b"bad\t1\t2\t3\n" + b"late\t1\t2\n")
+    proc = subprocess.run([str(IMPORT.parent / "hbase-emulator-importtsv"), "--port",
+                           str(server.thrift2_port), "-q", "--columns", "HBASE_ROW_KEY,f:a,f:b",
+                           "--batch-rows", "100", name, str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ("hbase-emulator-importtsv: %s line 251: 4 columns, but --columns names "
+                           "3; before it stopped: 500 cells written to table %s\n" % (path, name))
+    assert cells_of(server, name) == 500

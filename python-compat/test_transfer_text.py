@@ -271,7 +271,8 @@ def test_importtsv_hbase_skip_bad_lines_and_dry_run_properties(destination, tmp_
     failed = tool("hbase-emulator-importtsv", *args, "-Dimporttsv.skip.bad.lines=false", name, tsv)
     assert failed.returncode == 1
     assert failed.stderr.decode() == ("hbase-emulator-importtsv: %s line 2: 3 columns, but "
-                                      "--columns names 2\n" % tsv)
+                                      "--columns names 2; before it stopped: 1 cell written to "
+                                      "table %s\n" % (tsv, name))
     logged = ok(tool("hbase-emulator-importtsv", *args, "-Dimporttsv.skip.bad.lines=TRUE",
                      "-Dimporttsv.log.bad.lines=true", "-Dmapreduce.map.speculative=false", name, tsv))
     assert logged.stderr.decode().splitlines() == [
@@ -618,19 +619,39 @@ MISTAKES = {
     "tsv_too_many_columns": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a,f:b", t,
                                      write(d / "wide.tsv", "r1\ta\tb\nr2\ta\tb\tc\n")],
-        "%s line 2: 4 columns, but --columns names 3" % (d / "wide.tsv"), 1),
+        "%s line 2: 4 columns, but --columns names 3; before it stopped: 2 cells written to "
+        "table %s" % (d / "wide.tsv", t), 1),
     "tsv_no_separator": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a", t,
                                      write(d / "nosep.tsv", "r1 a\n")],
-        "%s line 1: no separator" % (d / "nosep.tsv"), 1),
+        "%s line 1: no separator; before it stopped: 0 cells written to table %s"
+        % (d / "nosep.tsv", t), 1),
     "tsv_invalid_timestamp": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,HBASE_TS_KEY,f:a",
                                      t, write(d / "ts.tsv", "r1\tsoon\ta\n")],
-        "%s line 1: invalid timestamp 'soon'" % (d / "ts.tsv"), 1),
+        "%s line 1: invalid timestamp 'soon'; before it stopped: 0 cells written to table %s"
+        % (d / "ts.tsv", t), 1),
+    "tsv_timestamp_column_past_64_bits": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,HBASE_TS_KEY,f:a",
+                                     t, write(d / "ts64.tsv", "r1\t9223372036854775808\ta\n")],
+        "%s line 1: invalid timestamp '9223372036854775808'; before it stopped: 0 cells written "
+        "to table %s" % (d / "ts64.tsv", t), 1),
+    "tsv_timestamp_option_past_64_bits": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a",
+                                     "--timestamp", str(2 ** 63), t, write(d / "one.tsv", "r\ta\n")],
+        "the timestamp 9223372036854775808 (--timestamp or importtsv.timestamp) is out of range "
+        "(a signed 64-bit integer, in ms)", 2),
+    "tsv_timestamp_property_below_64_bits": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a",
+                                     "-Dimporttsv.timestamp=%d" % (-2 ** 63 - 1), t,
+                                     write(d / "one.tsv", "r\ta\n")],
+        "the timestamp -9223372036854775809 (--timestamp or importtsv.timestamp) is out of range "
+        "(a signed 64-bit integer, in ms)", 2),
     "tsv_empty_row_key": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a", t,
                                      write(d / "norow.tsv", "\ta\n")],
-        "%s line 1: empty row key" % (d / "norow.tsv"), 1),
+        "%s line 1: empty row key; before it stopped: 0 cells written to table %s"
+        % (d / "norow.tsv", t), 1),
     "tsv_missing_table_with_no_create": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a", "--no-create",
                                      "hbc_absent", write(d / "one.tsv", "r\ta\n")],
