@@ -176,3 +176,19 @@ def test_importtsv_stopping_at_a_bad_line_writes_the_rows_before_it_and_says_how
     assert proc.stderr == ("hbase-emulator-importtsv: %s line 251: 4 columns, but --columns names "
                            "3; before it stopped: 500 cells written to table %s\n" % (path, name))
     assert cells_of(server, name) == 500
+
+
+@pytest.mark.parametrize("bad, what", [
+    ('{"row":"c","family":"f","qualifier":"q","timestamp":%s,"type":"Put","value":"v"}'
+     % ("9" * 5000), "not a record: a number too long to read"),
+    ('{"row":"c","family":"f","qualifier":"q","timestamp":1,"type":{"a":1},"value":"v"}',
+     'cells of type {"a": 1} cannot be imported (only Put)'),
+    ('{"kind":"namespace","name":"x","configuration":{"a":%s}}' % ("[" * 900 + "]" * 900),
+     'namespace.configuration["a"] must be a string, not [[[['),
+], ids=["timestamp_of_5000_digits", "cell_type_an_object", "configuration_value_nested_900_deep"])
+def test_odd_values_are_named_in_one_line_too(server, tmp_path, bad, what):
+    name = unique("mal_odd_")
+    text = "\n".join([table_line(name), cell_line("a"), bad]) + "\n"
+    proc, path = run_import(server, tmp_path, text)
+    assert_stopped(proc, path, 3, what, "1 cell written to 1 table, created 1 table")
+    assert cells_of(server, name) == 1

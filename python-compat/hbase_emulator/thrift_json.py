@@ -22,13 +22,17 @@ def _pair(spec):
     return spec if isinstance(spec, tuple) else (spec, None)
 
 
-def _shown(value):
-    text = json.dumps(value)
+def shown(value):
+    """`value` as JSON for a message, cut at 40 characters."""
+    try:
+        text = json.dumps(value)
+    except (RecursionError, ValueError):  # nested near the limit the file was read with
+        text = "a deeply nested %s" % ("list" if isinstance(value, list) else "object")
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _wrong(path, wanted, value):
-    return ValueError("%s must be %s, not %s" % (path, wanted, _shown(value)))
+    return ValueError("%s must be %s, not %s" % (path, wanted, shown(value)))
 
 
 def _is_int(value):
@@ -98,8 +102,8 @@ def _from_json(ttype, extra, value, decode, path):
         if not isinstance(value, dict):
             raise _wrong(path, "an object", value)
         (ktype, kextra), (vtype, vextra) = _pair(extra[0]), _pair(extra[1])
-        return {_from_json(ktype, kextra, k, decode, "%s key %s" % (path, _shown(k))):
-                _from_json(vtype, vextra, v, decode, "%s[%s]" % (path, _shown(k)))
+        return {_from_json(ktype, kextra, k, decode, "%s key %s" % (path, shown(k))):
+                _from_json(vtype, vextra, v, decode, "%s[%s]" % (path, shown(k)))
                 for k, v in value.items()}
     raise ValueError("%s has a Thrift type (%d) an export never holds" % (path, ttype))
 

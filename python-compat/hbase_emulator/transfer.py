@@ -236,7 +236,8 @@ class _Importer:
         if self.table is None:
             raise ValueError("a cell before any table line")
         if kind != "Put":
-            raise ValueError("cells of type %s cannot be imported (only Put)" % kind)
+            raise ValueError("cells of type %s cannot be imported (only Put)"
+                             % (kind if isinstance(kind, str) else thrift_json.shown(kind),))
         thrift_json.int_in_bits(timestamp, 64, '"timestamp"')
         decode = decode or self.decode
         same_row = bool(self.puts) and row == self.last_row
@@ -298,6 +299,7 @@ class _ParseError(ValueError):
 # {"row":"R","family":"F","qualifier":"Q","timestamp":N,"type":"T","value":"V"}
 # Safe only where no field holds a JSON escape of a quote: base64 has no backslash at all, and
 # the text form's only backslashes start \xHH, which JSON writes as \\xHH.
+_SEPARATORS = [":", ",", ":", ",", ":", ","]
 _CELL_KEYS = ((1, "row"), (5, "family"), (9, "qualifier"), (13, "timestamp"), (15, "type"),
               (19, "value"))
 
@@ -315,8 +317,13 @@ def _split_cell_line(line):
     for i, key in _CELL_KEYS:
         if parts[i] != key:
             return None
+    # Between the strings only export's own punctuation: else a field is not a string at all.
+    if parts[2:13:2] != _SEPARATORS or parts[16:21:2] != _SEPARATORS[:3]:
+        return None
     ts = parts[14]
-    if not (ts.startswith(":") and ts.endswith(",") and ts[1:-1].lstrip("-").isdigit()):
+    # More than 20 digits cannot be a 64-bit timestamp: the JSON reader names the mistake.
+    if not (ts.startswith(":") and ts.endswith(",") and ts[1:-1].lstrip("-").isdigit()
+            and len(ts) <= 23):
         return None
     if escaped:
         return (parts[3].replace("\\\\", "\\"), parts[7].replace("\\\\", "\\"),
@@ -330,6 +337,9 @@ def _json_record(line):
         rec = json.loads(line)
     except ValueError as e:
         msg = getattr(e, "msg", None)
+        if msg is None and "digits" in str(e):
+            # Python (3.11 on) refuses to read an integer of thousands of digits.
+            raise ValueError("not a record: a number too long to read (%s)" % str(e).split(":")[0])
         # Some of json's messages end "starting at"; the column completes them.
         raise _ParseError("not valid JSON (%s at column %d)" % (msg[:-3] if msg.endswith(" at")
                                                                 else msg, e.colno) if msg
