@@ -271,7 +271,8 @@ def test_importtsv_hbase_skip_bad_lines_and_dry_run_properties(destination, tmp_
     failed = tool("hbase-emulator-importtsv", *args, "-Dimporttsv.skip.bad.lines=false", name, tsv)
     assert failed.returncode == 1
     assert failed.stderr.decode() == ("hbase-emulator-importtsv: %s line 2: 3 columns, but "
-                                      "--columns names 2\n" % tsv)
+                                      "--columns names 2; before it stopped: 1 cell written to "
+                                      "table %s\n" % (tsv, name))
     logged = ok(tool("hbase-emulator-importtsv", *args, "-Dimporttsv.skip.bad.lines=TRUE",
                      "-Dimporttsv.log.bad.lines=true", "-Dmapreduce.map.speculative=false", name, tsv))
     assert logged.stderr.decode().splitlines() == [
@@ -507,6 +508,8 @@ def write(path, data):
 
 TABLE_LINE = '{"kind":"table","name":"%s","encoding":"text"}\n'
 CELL = '{"row":"r","family":"f","qualifier":"q","timestamp":1,"value":"v"}\n'
+# How an import that stops at a bad line ends when nothing went in before it.
+NOTHING_WRITTEN = "; before it stopped: 0 cells written, nothing created"
 
 # name -> f(server, dir, table) giving (tool, args, expected stderr line or regex, exit code)
 MISTAKES = {
@@ -546,31 +549,32 @@ MISTAKES = {
     "malformed_json_line": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "bad.jsonl", TABLE_LINE % t + CELL + '{"row":"a" "family":"f"}\n')],
-        "%s line 3: not valid JSON (Expecting ',' delimiter at column 12)" % (d / "bad.jsonl"), 1),
+        "%s line 3: not valid JSON (Expecting ',' delimiter at column 12); before it stopped: "
+        "1 cell written to 1 table, nothing created" % (d / "bad.jsonl"), 1),
     "cell_without_family": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "nofam.jsonl", TABLE_LINE % t + CELL.replace('"family":"f",', ""))],
-        '%s line 2: a cell line needs "family"' % (d / "nofam.jsonl"), 1),
+        '%s line 2: a cell line needs "family"' % (d / "nofam.jsonl") + NOTHING_WRITTEN, 1),
     "bad_escape": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "esc.jsonl", TABLE_LINE % t + CELL.replace('"r"', '"C:\\\\Users"'))],
         '%s line 2: row: bad escape "\\Use" (a backslash starts \\xHH; write \\x5C for a '
-        'backslash)' % (d / "esc.jsonl"), 1),
+        'backslash)' % (d / "esc.jsonl") + NOTHING_WRITTEN, 1),
     "bad_hex_escape": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "hex.jsonl", TABLE_LINE % t + CELL.replace('"v"', '"ok\\\\x41\\\\xZZ"'))],
         '%s line 2: value: bad escape "\\xZZ" (a backslash starts \\xHH; write \\x5C for a '
-        'backslash)' % (d / "hex.jsonl"), 1),
+        'backslash)' % (d / "hex.jsonl") + NOTHING_WRITTEN, 1),
     "cell_before_table_line": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(d / "orphan.jsonl", CELL)],
-        "%s line 1: a cell before any table line" % (d / "orphan.jsonl"), 1),
+        "%s line 1: a cell before any table line" % (d / "orphan.jsonl") + NOTHING_WRITTEN, 1),
     "not_utf8": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(d / "latin1.jsonl", b"\xff\n")],
-        "%s line 1: not UTF-8 text" % (d / "latin1.jsonl"), 1),
+        "%s line 1: not UTF-8 text" % (d / "latin1.jsonl") + NOTHING_WRITTEN, 1),
     "missing_table_with_no_create": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "--no-create", "-i", write(
             d / "nocreate.jsonl", TABLE_LINE % "hbc_absent" + CELL)],
-        "%s line 1: table hbc_absent does not exist (--no-create)" % (d / "nocreate.jsonl"), 1),
+        "%s line 1: table hbc_absent does not exist (--no-create)" % (d / "nocreate.jsonl") + NOTHING_WRITTEN, 1),
     "unknown_family_refused_by_server": lambda s, d, t: (
         "hbase-emulator-import", ["--port", s.thrift2_port, "-i", write(
             d / "fam.jsonl", TABLE_LINE % t + CELL.replace('"f"', '"zz"'))],
@@ -615,19 +619,39 @@ MISTAKES = {
     "tsv_too_many_columns": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a,f:b", t,
                                      write(d / "wide.tsv", "r1\ta\tb\nr2\ta\tb\tc\n")],
-        "%s line 2: 4 columns, but --columns names 3" % (d / "wide.tsv"), 1),
+        "%s line 2: 4 columns, but --columns names 3; before it stopped: 2 cells written to "
+        "table %s" % (d / "wide.tsv", t), 1),
     "tsv_no_separator": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a", t,
                                      write(d / "nosep.tsv", "r1 a\n")],
-        "%s line 1: no separator" % (d / "nosep.tsv"), 1),
+        "%s line 1: no separator; before it stopped: 0 cells written to table %s"
+        % (d / "nosep.tsv", t), 1),
     "tsv_invalid_timestamp": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,HBASE_TS_KEY,f:a",
                                      t, write(d / "ts.tsv", "r1\tsoon\ta\n")],
-        "%s line 1: invalid timestamp 'soon'" % (d / "ts.tsv"), 1),
+        "%s line 1: invalid timestamp 'soon'; before it stopped: 0 cells written to table %s"
+        % (d / "ts.tsv", t), 1),
+    "tsv_timestamp_column_past_64_bits": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,HBASE_TS_KEY,f:a",
+                                     t, write(d / "ts64.tsv", "r1\t9223372036854775808\ta\n")],
+        "%s line 1: invalid timestamp '9223372036854775808'; before it stopped: 0 cells written "
+        "to table %s" % (d / "ts64.tsv", t), 1),
+    "tsv_timestamp_option_past_64_bits": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a",
+                                     "--timestamp", str(2 ** 63), t, write(d / "one.tsv", "r\ta\n")],
+        "the timestamp 9223372036854775808 (--timestamp or importtsv.timestamp) is out of range "
+        "(a signed 64-bit integer, in ms)", 2),
+    "tsv_timestamp_property_below_64_bits": lambda s, d, t: (
+        "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a",
+                                     "-Dimporttsv.timestamp=%d" % (-2 ** 63 - 1), t,
+                                     write(d / "one.tsv", "r\ta\n")],
+        "the timestamp -9223372036854775809 (--timestamp or importtsv.timestamp) is out of range "
+        "(a signed 64-bit integer, in ms)", 2),
     "tsv_empty_row_key": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a", t,
                                      write(d / "norow.tsv", "\ta\n")],
-        "%s line 1: empty row key" % (d / "norow.tsv"), 1),
+        "%s line 1: empty row key; before it stopped: 0 cells written to table %s"
+        % (d / "norow.tsv", t), 1),
     "tsv_missing_table_with_no_create": lambda s, d, t: (
         "hbase-emulator-importtsv", ["--port", s.thrift2_port, "--columns", "HBASE_ROW_KEY,f:a", "--no-create",
                                      "hbc_absent", write(d / "one.tsv", "r\ta\n")],

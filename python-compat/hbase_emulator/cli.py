@@ -140,15 +140,19 @@ def open_input(path):
     return f, size, name
 
 
-def read_lines(f, name):
-    """Yields (line number, line bytes without its end, bytes read so far)."""
+def read_lines(f, name, ends=False):
+    """Yields (line number, line bytes without its end, bytes read so far), and with `ends`
+    whether the line had its newline (only a file's last line can lack one)."""
     done = 0
     lineno = 0
     try:
         for raw in f:
             lineno += 1
             done += len(raw)
-            yield lineno, raw.rstrip(b"\r\n"), done
+            if ends:
+                yield lineno, raw.rstrip(b"\r\n"), done, raw.endswith(b"\n")
+            else:
+                yield lineno, raw.rstrip(b"\r\n"), done
     except OSError as e:
         if e.errno == errno.EISDIR:
             raise UserError("cannot read %s: is a directory" % name)

@@ -138,13 +138,17 @@ def import_tsv(client, table, numbered, columns, separator=b"\t", timestamp=None
     table_bytes = thrift2.table_name_bytes(table)
     puts, pending, cells, bad, lineno = [], 0, 0, 0, 0
 
+    def stopped():
+        return "; before it stopped: %d cell%s %s table %s" % (
+            cells, "" if cells == 1 else "s", "checked for" if dry_run else "written to", table)
+
     def flush(done):
         try:
             if not dry_run:
                 client.putMultiple(table_bytes, puts)
         except (T.TIOError, T.TIllegalArgument) as e:
-            raise UserError("%sline %d: the server refused the rows up to here: %s"
-                            % (where, lineno, cli.server_error(e)))
+            raise UserError("%sline %d: the server refused the rows up to here: %s%s"
+                            % (where, lineno, cli.server_error(e), stopped()))
         progress.add(pending, table, done)
 
     for lineno, line, done in numbered:
@@ -158,7 +162,12 @@ def import_tsv(client, table, numbered, columns, separator=b"\t", timestamp=None
                 if bad_line_log is not None:
                     bad_line_log.write("%sline %d: bad line skipped: %s\n" % (where, lineno, e))
                 continue
-            raise UserError("%sline %d: %s" % (where, lineno, e))
+            # The lines before it are whole rows: they go in, and the message says how many.
+            if puts:
+                flush(done)
+                cells += pending
+            progress.interrupt()
+            raise UserError("%sline %d: %s%s" % (where, lineno, e, stopped()))
         if skip_empty_columns:
             values = [(f, q, v) for f, q, v in values if v]
         if not values:
@@ -290,6 +299,10 @@ def _cli(argv):
     if not args.columns:
         raise UserError("give the file's columns: --columns SPEC or -Dimporttsv.columns=SPEC "
                         "(see --help)", cli.USAGE_EXIT)
+    if args.timestamp is not None and not -2 ** 63 <= args.timestamp < 2 ** 63:
+        raise UserError("the timestamp %d (--timestamp or importtsv.timestamp) is out of "
+                        "range (a signed 64-bit integer, in ms)"
+                        % args.timestamp, cli.USAGE_EXIT)
     columns = Columns(args.columns)
     sep = separator_byte(args.separator)
     f, size, name = cli.open_input(args.input)

@@ -91,5 +91,11 @@ class Progress:
         self.stream.write(self.text(final) + end)
         self.stream.flush()
 
+    def interrupt(self):
+        """Ends a progress line left open on a terminal, so an error message starts a line."""
+        if self.tty and not self.quiet and self.last != self.start:
+            self.stream.write("\n")
+            self.stream.flush()
+
     def done(self):
         self._line(end="\n", final=True)

@@ -27,7 +27,7 @@ import json
 import sys
 from json.encoder import encode_basestring_ascii as _json_str
 
-from . import bytes_text, cli, thrift2
+from . import bytes_text, cli, thrift2, thrift_json
 from .cli import UserError
 from .progress import Progress
 
@@ -42,48 +42,12 @@ BUILTIN_NAMESPACES = ("default", "hbase")
 LEGACY_ENCODING = "base64"
 
 
-# ---- Thrift structs <-> JSON, driven by thriftpy2's thrift_spec; binary fields through
-# `code` (an encoder one way, a decoder the other)
-
-def _convert(ttype, extra, value, code, to_json):
-    if ttype == 18:  # binary
-        return code(value)
-    if ttype == 12:
-        return struct_to_json(value, code) if to_json else struct_from_json(extra, value, code)
-    if ttype == 15:
-        etype, ecls = extra if isinstance(extra, tuple) else (extra, None)
-        return [_convert(etype, ecls, v, code, to_json) for v in value]
-    if ttype == 13:
-        (kspec, vspec) = extra
-        ktype, kextra = kspec if isinstance(kspec, tuple) else (kspec, None)
-        vtype, vextra = vspec if isinstance(vspec, tuple) else (vspec, None)
-        return {_convert(ktype, kextra, k, code, to_json): _convert(vtype, vextra, v, code, to_json)
-                for k, v in value.items()}
-    return value  # string, bool, integers, enums (as numbers)
-
-
-def _spec_parts(spec):
-    # (ttype, name, required) or (ttype, name, extra, required)
-    return (spec[0], spec[1], spec[2]) if len(spec) == 4 else (spec[0], spec[1], None)
-
-
 def struct_to_json(obj, encode=_b64):
-    out = {}
-    for spec in obj.thrift_spec.values():
-        ttype, name, extra = _spec_parts(spec)
-        value = getattr(obj, name)
-        if value is not None:
-            out[name] = _convert(ttype, extra, value, encode, True)
-    return out
+    return thrift_json.struct_to_json(obj, encode)
 
 
-def struct_from_json(cls, data, decode=bytes_text.b64_decode):
-    kwargs = {}
-    for spec in cls.thrift_spec.values():
-        ttype, name, extra = _spec_parts(spec)
-        if name in data:
-            kwargs[name] = _convert(ttype, extra, data[name], decode, False)
-    return cls(**kwargs)
+def struct_from_json(cls, data, decode=bytes_text.b64_decode, path="descriptor"):
+    return thrift_json.struct_from_json(cls, data, decode, path)
 
 
 # ---- export
@@ -201,6 +165,9 @@ class _Importer:
         self.done_bytes = None
         self.namespaces = None
         self.tables_seen = set()  # table names as the file has them (before --rename)
+        self.tables_written = set()  # what a stop reports: where cells went, what was created
+        self.tables_created = 0
+        self.namespaces_created = 0
 
     def namespace(self, rec):
         name = rec.get("name")
@@ -209,11 +176,14 @@ class _Importer:
         if self.namespaces is None:
             self.namespaces = {n.decode("utf-8") if isinstance(n, bytes) else n
                                for n in self.client.listNamespaces()}
+        # Checked whether or not it is created: a wrong type is a mistake in the file either way.
+        nsd = struct_from_json(T.TNamespaceDescriptor, {"name": name, "configuration": rec.get(
+            "configuration") or None}, self.decode, path="namespace")
         if name in self.namespaces or not self.create:
             return
-        self.client.createNamespace(T.TNamespaceDescriptor(name=name,
-                                                           configuration=rec.get("configuration") or None))
+        self.client.createNamespace(nsd)
         self.namespaces.add(name)
+        self.namespaces_created += 1
 
     def table_record(self, rec, rename):
         self.flush()
@@ -231,16 +201,21 @@ class _Importer:
         self.progress.add(0, name, self.done_bytes)  # an empty table counts in the total too
         self.table = thrift2.table_name_bytes(name)
         tname = thrift2.split_table_name(name)
+        # Checked before the table is looked up, so a wrong type is found whether or not the
+        # table exists already.
+        desc = None
+        if rec.get("descriptor") is not None:
+            desc = struct_from_json(T.TTableDescriptor, rec["descriptor"], self.decode)
+        splits = thrift_json.from_json(15, 18, rec.get("splits") or [], self.decode, "splits")
         if self.client.tableExists(tname):
             return
         if not self.create:
             raise ValueError("table %s does not exist (--no-create)" % name)
-        if "descriptor" not in rec:
+        if desc is None:
             raise ValueError("table %s does not exist and the file has no schema for it" % name)
-        desc = struct_from_json(T.TTableDescriptor, rec["descriptor"], self.decode)
         desc.tableName = tname
-        splits = [self.decode(k) for k in rec.get("splits", [])]
         self.client.createTable(desc, splits or None)
+        self.tables_created += 1
 
     def cell(self, rec):
         for key in ("row", "family", "qualifier", "timestamp", "value"):
@@ -261,7 +236,9 @@ class _Importer:
         if self.table is None:
             raise ValueError("a cell before any table line")
         if kind != "Put":
-            raise ValueError("cells of type %s cannot be imported (only Put)" % kind)
+            raise ValueError("cells of type %s cannot be imported (only Put)"
+                             % (kind if isinstance(kind, str) else thrift_json.shown(kind),))
+        thrift_json.int_in_bits(timestamp, 64, '"timestamp"')
         decode = decode or self.decode
         same_row = bool(self.puts) and row == self.last_row
         try:
@@ -287,21 +264,42 @@ class _Importer:
             self.flush()
 
     def flush(self):
-        if self.puts:
+        puts, pending = self.puts, self.pending
+        # Cleared first: a batch the server refused is not sent again by the flush at a stop.
+        self.puts, self.pending = [], 0
+        if puts:
             try:
-                self.client.putMultiple(self.table, self.puts)
+                self.client.putMultiple(self.table, puts)
             except (T.TIOError, T.TIllegalArgument) as e:
                 raise ValueError("the server refused the cells up to here: %s" % cli.server_error(e))
-            self.cells += self.pending
-            self.progress.add(self.pending, self.table.decode("utf-8", "replace"), self.done_bytes)
-        self.puts = []
-        self.pending = 0
+            self.cells += pending
+            self.tables_written.add(self.table)
+            self.progress.add(pending, self.table.decode("utf-8", "replace"), self.done_bytes)
+
+    def summary(self):
+        """What went in before a stop, e.g. `5 cells written to 1 table, created 1 table`."""
+        text = "%d cell%s written" % (self.cells, "" if self.cells == 1 else "s")
+        if self.tables_written:
+            text += " to %s" % _count(len(self.tables_written), "table")
+        created = [_count(n, what) for n, what in ((self.namespaces_created, "namespace"),
+                                                   (self.tables_created, "table")) if n]
+        return text + (", created " + " and ".join(created) if created else ", nothing created")
+
+
+def _count(n, what):
+    return "%d %s%s" % (n, what, "" if n == 1 else "s")
+
+
+class _ParseError(ValueError):
+    """A line that is not a record at all (not UTF-8, not JSON): on a last line with no line
+    end, the sign of a file cut short."""
 
 
 # A cell line exactly as export writes it, split at its double quotes:
 # {"row":"R","family":"F","qualifier":"Q","timestamp":N,"type":"T","value":"V"}
 # Safe only where no field holds a JSON escape of a quote: base64 has no backslash at all, and
 # the text form's only backslashes start \xHH, which JSON writes as \\xHH.
+_SEPARATORS = [":", ",", ":", ",", ":", ","]
 _CELL_KEYS = ((1, "row"), (5, "family"), (9, "qualifier"), (13, "timestamp"), (15, "type"),
               (19, "value"))
 
@@ -319,8 +317,13 @@ def _split_cell_line(line):
     for i, key in _CELL_KEYS:
         if parts[i] != key:
             return None
+    # Between the strings only export's own punctuation: else a field is not a string at all.
+    if parts[2:13:2] != _SEPARATORS or parts[16:21:2] != _SEPARATORS[:3]:
+        return None
     ts = parts[14]
-    if not (ts.startswith(":") and ts.endswith(",") and ts[1:-1].lstrip("-").isdigit()):
+    # More than 20 digits cannot be a 64-bit timestamp: the JSON reader names the mistake.
+    if not (ts.startswith(":") and ts.endswith(",") and ts[1:-1].lstrip("-").isdigit()
+            and len(ts) <= 23):
         return None
     if escaped:
         return (parts[3].replace("\\\\", "\\"), parts[7].replace("\\\\", "\\"),
@@ -334,8 +337,17 @@ def _json_record(line):
         rec = json.loads(line)
     except ValueError as e:
         msg = getattr(e, "msg", None)
-        raise ValueError("not valid JSON (%s at column %d)" % (msg, e.colno) if msg
-                         else "not valid JSON")
+        if msg is None and "digits" in str(e):
+            # Python (3.11 on) refuses to read an integer of thousands of digits.
+            raise ValueError("not a record: a number too long to read (%s)" % str(e).split(":")[0])
+        # Some of json's messages end "starting at"; the column completes them.
+        raise _ParseError("not valid JSON (%s at column %d)" % (msg[:-3] if msg.endswith(" at")
+                                                                else msg, e.colno) if msg
+                          else "not valid JSON")
+    except RecursionError:
+        # json's decoder recurses once per level; no record an export writes nests past 4.
+        raise ValueError("not a record: JSON nested deeper than Python's recursion limit (%d)"
+                         % sys.getrecursionlimit())
     if not isinstance(rec, dict):
         raise ValueError("not a JSON object")
     return rec
@@ -353,14 +365,18 @@ def _check_renames(rename, seen, source):
 
 
 def _import_numbered(client, numbered, create, rename, batch_cells, progress, source):
-    """numbered: (line number, line, bytes read so far or None). Every mistake in the file is a
-    UserError naming `source` (if given) and the line."""
+    """numbered: (line number, line or None if it is not UTF-8, bytes read so far or None, whether
+    the line ended with a newline). Every mistake in the file is a UserError naming `source` (if
+    given) and the line, after the cells of the lines before it are written, and saying how many
+    went in."""
     importer = _Importer(client, batch_cells, create, progress or Progress("import", quiet=True))
     rename = rename or {}
-    lineno = 0
+    lineno, ended = 0, True
     try:
-        for lineno, line, done in numbered:
+        for lineno, line, done, ended in numbered:
             importer.done_bytes = done
+            if line is None:
+                raise _ParseError("not UTF-8 text")
             fast = _split_cell_line(line)
             if fast is not None:
                 importer.put_cell(*fast[:6],
@@ -382,15 +398,28 @@ def _import_numbered(client, numbered, create, rename, batch_cells, progress, so
         _check_renames(rename, importer.tables_seen, source)
     except UserError:
         raise
-    except ValueError as e:
-        raise UserError("%sline %d: %s" % (source + " " if source else "", lineno, e))
-    except (T.TIOError, T.TIllegalArgument) as e:
-        raise UserError("%sline %d: the server refused: %s"
-                        % (source + " " if source else "", lineno, cli.server_error(e)))
+    except (ValueError, T.TIOError, T.TIllegalArgument) as e:
+        _stop(importer, source, lineno, e, cut=not ended and isinstance(e, _ParseError))
     if importer.done_bytes is not None:
         importer.progress.done_bytes = importer.done_bytes
     importer.progress.done()
     return importer.cells
+
+
+def _stop(importer, source, lineno, error, cut):
+    """Writes the cells queued from the lines before `lineno` (they are whole records), then
+    raises the one-line UserError for `error`."""
+    what = ("the server refused: %s" % cli.server_error(error)
+            if isinstance(error, (T.TIOError, T.TIllegalArgument)) else str(error))
+    if cut:
+        what = "the input ends in the middle of this line (cut short?): " + what
+    try:
+        importer.flush()
+    except ValueError as e:
+        what += "; writing the lines before it failed too: %s" % e
+    importer.progress.interrupt()
+    raise UserError("%sline %d: %s; before it stopped: %s"
+                    % (source + " " if source else "", lineno, what, importer.summary()))
 
 
 def import_(client, lines, create=True, rename=None, batch_cells=5000, progress=None, source=None):
@@ -398,16 +427,17 @@ def import_(client, lines, create=True, rename=None, batch_cells=5000, progress=
     namespaces and tables (existing ones are left as they are), then puts every cell with its
     timestamp. Returns the number of cells written; a mistake in the file is a UserError (a
     ValueError) naming its line."""
-    numbered = ((n, line, None) for n, line in enumerate(lines, 1))
+    numbered = ((n, line, None, True) for n, line in enumerate(lines, 1))
     return _import_numbered(client, numbered, create, rename, batch_cells, progress, source)
 
 
 def _decoded_lines(f, name):
-    for lineno, raw, done in cli.read_lines(f, name):
+    for lineno, raw, done, ended in cli.read_lines(f, name, ends=True):
         try:
-            yield lineno, raw.decode("utf-8"), done
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise UserError("%s line %d: not UTF-8 text" % (name, lineno))
+            text = None
+        yield lineno, text, done, ended
 
 
 # ---- command line
