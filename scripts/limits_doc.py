@@ -37,7 +37,7 @@ hbase-emulator --limit call_log_calls=50000 --limits | grep call_log_calls
 ```
 
 ```text output
-| `call_log_calls` | 50000 | calls the test controls' call log keeps (--test-controls) | the oldest calls are dropped |
+| `call_log_calls` | 50000 | 2147483647 | calls the test controls' call log keeps (--test-controls) | the oldest calls are dropped |
 ```
 
 Besides these: filters are parsed, cloned, reversed, evaluated and destroyed without recursion
