@@ -413,3 +413,46 @@ def test_connections_past_the_limit_on_the_admin_port_are_refused_at_accept(serv
     assert status == 200
     bystander.check()
     bystander.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Names as long as HBase can store them (255 bytes a namespace, 255 a qualifier); longer ones,
+# which HBase 2.6.1 loses (a namespace) or retries forever (a table), are refused at creation.
+
+
+def test_longest_names_keep_metrics_answering_within_the_page_budget(server, bystander):
+    from thrift.Thrift import TApplicationException
+    from hbase2 import THBaseService
+    from hbase2.ttypes import (TColumnFamilyDescriptor, TIOError, TNamespaceDescriptor,
+                               TTableDescriptor, TTableName)
+    from hbase2.ttypes import TColumnValue, TPut
+
+    t2, transport = hbcompat.open_raw_client(server.host, server.thrift2_port, THBaseService)
+    try:
+        for n in (256, 10 << 10, MIB):
+            with pytest.raises(TIOError) as refused:
+                t2.createNamespace(TNamespaceDescriptor(name="n" * n))
+            assert "longer than the 255 bytes" in hbcompat.text(refused.value.message)
+            # A table's name is refused as an illegal one is: INTERNAL_ERROR.
+            with pytest.raises(TApplicationException):
+                t2.createTable(TTableDescriptor(
+                    tableName=TTableName(ns=b"default", qualifier=b"t" * n),
+                    columns=[TColumnFamilyDescriptor(name=b"f")]), None)
+        names = []
+        for i in range(5):
+            ns = ("%d" % i) * 255
+            t2.createNamespace(TNamespaceDescriptor(name=ns))
+            name = TTableName(ns=ns.encode(), qualifier=("q%d" % i).encode() * 127 + b"x")
+            t2.createTable(TTableDescriptor(tableName=name,
+                                            columns=[TColumnFamilyDescriptor(name=b"f")]), None)
+            t2.put(name.ns + b":" + name.qualifier,
+                   TPut(row=b"r", columnValues=[TColumnValue(b"f", b"q", b"v")]))
+            names.append((name.ns + b":" + name.qualifier).decode())
+        for _ in range(3):
+            status, body = fetch(server, "/metrics")
+            assert status == 200, body[:300]
+            assert len(body) < PAGE_BYTES
+            assert set(names) <= table_series(server)
+    finally:
+        transport.close()
+    bystander.check()

@@ -130,6 +130,7 @@ Status Catalog::Load() {
 Status Catalog::CreateNamespace(std::string_view ns,
                                 std::map<std::string, std::string> configuration) {
   HBEMU_RETURN_IF_ERROR(ValidateNamespaceName(ns));
+  HBEMU_RETURN_IF_ERROR(ValidateNewNameLength("Namespace", ns));
   std::lock_guard<std::mutex> lock(mu_);
   if (namespaces_.count(std::string(ns))) {
     return Status::NamespaceExists("Namespace " + std::string(ns) + " already exists");
@@ -202,6 +203,7 @@ std::vector<std::string> Catalog::ListNamespaces() const {
 
 Status Catalog::CreateTable(const TableName& name, TableDescriptor spec,
                             std::shared_ptr<const TableDescriptor>* created) {
+  HBEMU_RETURN_IF_ERROR(ValidateNewNameLength("Table qualifier", name.qualifier));
   std::lock_guard<std::mutex> lock(mu_);
   if (tables_.count(MapKey(name))) return Status::TableExists(name.ToString());
   HBEMU_RETURN_IF_ERROR(ValidateFamilies(&spec.families));

@@ -1,44 +1,48 @@
 #include "storage/schema.h"
 
 #include <algorithm>
-#include <cctype>
 
+#include "storage/name_chars.h"
 
 namespace hbemu::storage {
 namespace {
 
-bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
-
-// HBase 2.6.1's TableName texts (isLegalTableQualifierName / isLegalNamespaceName).
-std::string IllegalCharMessage(std::string_view name, size_t pos) {
-  const unsigned char c = static_cast<unsigned char>(name[pos]);
-  return "Illegal character code:" + std::to_string(c) + ", <" + std::string(1, name[pos]) +
-         "> at " + std::to_string(pos) +
-         ". User-space table qualifiers may only contain 'alphanumeric characters' and digits: " +
-         std::string(name);
+// HBase 2.6.1's TableName texts (isLegalTableQualifierName / isLegalNamespaceName). `pos`
+// counts UTF-16 units, as Java's String does.
+std::string IllegalCharMessage(std::string_view name, const char* kind, uint16_t c, size_t pos) {
+  return "Illegal character code:" + std::to_string(c) + ", <" + JavaCharText(c) + "> at " +
+         std::to_string(pos) + ". " + kind +
+         " qualifiers may only contain 'alphanumeric characters' and digits: " + std::string(name);
 }
 
-Status ValidateQualifier(std::string_view q) {
-  if (q.empty()) return Status::InvalidArgument("Table qualifier must not be empty");
-  if (q == ".META." || q == "-ROOT-") {
+}  // namespace
+
+Status ValidateQualifierName(std::string_view q, bool snapshot) {
+  const char* kind = snapshot ? "Snapshot" : "User-space table";
+  // Java's operator precedence makes the snapshot text "Snapshot must not be empty".
+  if (q.empty()) {
+    return Status::InvalidArgument(snapshot ? "Snapshot must not be empty"
+                                            : "Table qualifier must not be empty");
+  }
+  if (!snapshot && (q == ".META." || q == "-ROOT-")) {
     return Status::InvalidArgument(std::string(q) + " is a reserved table name");
   }
   if (q[0] == '.' || q[0] == '-') {
     // Java prints the byte's number here ("<46>"), not the character.
     return Status::InvalidArgument("Illegal first character <" + std::to_string(q[0]) +
-                                   "> at 0. User-space table qualifiers can only start with "
-                                   "'alphanumeric characters' from any language: " +
-                                   std::string(q));
+                                   "> at 0. " + kind +
+                                   " qualifiers can only start with 'alphanumeric characters' "
+                                   "from any language: " + std::string(q));
   }
-  for (size_t i = 0; i < q.size(); ++i) {
-    const char c = q[i];
-    if (IsAlnum(c) || c == '_' || c == '-' || c == '.') continue;
-    return Status::InvalidArgument(IllegalCharMessage(q, i));
+  const std::vector<uint16_t> units = DecodeAsJavaString(q);
+  for (size_t i = 0; i < units.size(); ++i) {
+    const uint16_t c = units[i];
+    if (IsJavaLetterOrDigit(c) || c == '_' || c == '-' || c == '.') continue;
+    return Status::InvalidArgument(IllegalCharMessage(q, kind, c, i));
   }
   return Status::OK();
 }
 
-}  // namespace
 
 std::string TableName::ToString() const {
   return ns == "default" ? qualifier : ns + ":" + qualifier;
@@ -46,14 +50,23 @@ std::string TableName::ToString() const {
 
 Status ValidateNamespaceName(std::string_view ns) {
   if (ns.empty()) return Status::InvalidArgument("Namespace name must not be empty");
-  for (size_t i = 0; i < ns.size(); ++i) {
-    if (IsAlnum(ns[i]) || ns[i] == '_') continue;
-    return Status::InvalidArgument("Illegal character <" + std::string(1, ns[i]) + "> at " +
+  const std::vector<uint16_t> units = DecodeAsJavaString(ns);
+  for (size_t i = 0; i < units.size(); ++i) {
+    if (IsJavaLetterOrDigit(units[i]) || units[i] == '_') continue;
+    return Status::InvalidArgument("Illegal character <" + JavaCharText(units[i]) + "> at " +
                                    std::to_string(i) +
                                    ". Namespaces may only contain 'alphanumeric characters' from "
                                    "any language and digits: " + std::string(ns));
   }
   return Status::OK();
+}
+
+Status ValidateNewNameLength(std::string_view what, std::string_view name) {
+  if (name.size() <= kMaxNameBytes) return Status::OK();
+  return Status::InvalidArgument(std::string(what) + " name is " + std::to_string(name.size()) +
+                                 " bytes, longer than the " + std::to_string(kMaxNameBytes) +
+                                 " bytes HBase can store as a directory name: " +
+                                 std::string(name.substr(0, 64)) + "...");
 }
 
 Status ParseTableName(std::string_view full_name, TableName* out) {
@@ -65,7 +78,7 @@ Status ParseTableName(std::string_view full_name, TableName* out) {
     qualifier = full_name.substr(colon + 1);
     HBEMU_RETURN_IF_ERROR(ValidateNamespaceName(ns));
   }
-  HBEMU_RETURN_IF_ERROR(ValidateQualifier(qualifier));
+  HBEMU_RETURN_IF_ERROR(ValidateQualifierName(qualifier, /*snapshot=*/false));
   out->ns = std::string(ns);
   out->qualifier = std::string(qualifier);
   return Status::OK();

@@ -52,8 +52,19 @@ struct TableName {
 
 // Parses "t" or "ns:t" and checks HBase's naming rules (TableName.isLegal*).
 Status ParseTableName(std::string_view full_name, TableName* out);
-// Checks a namespace name: one or more of [A-Za-z0-9_].
+// Checks a table qualifier, or a snapshot name (`snapshot`: HBase checks both with one rule and
+// names the kind in its texts): letters of any script, digits, '_', '-', '.', not first '.'/'-'.
+Status ValidateQualifierName(std::string_view qualifier, bool snapshot);
+// Checks a namespace name: one or more letters (any script), digits or '_'.
 Status ValidateNamespaceName(std::string_view ns);
+// The longest namespace or table qualifier that can be created, in bytes. HBase's TableName has
+// no limit, but each becomes a directory name (file systems and HDFS stop at 255 bytes): HBase
+// 2.6.1 accepts a 256-byte namespace and loses it, and retries a 256-byte table's creation
+// forever. Names are checked against it only where they are created; elsewhere a longer name is
+// merely not found, as in HBase.
+inline constexpr size_t kMaxNameBytes = 255;
+// `what` ("Namespace", "Table qualifier") begins the message.
+Status ValidateNewNameLength(std::string_view what, std::string_view name);
 // Checks a family name as ColumnFamilyDescriptorBuilder does.
 Status ValidateFamilyName(std::string_view family);
 // Checks a family's numeric settings (versions > 0, min <= max, ...).

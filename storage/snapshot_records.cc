@@ -1,6 +1,5 @@
 #include "storage/snapshot_records.h"
 
-#include <cctype>
 
 #include "storage/catalog_records.h"
 #include "storage/coding.h"
@@ -91,24 +90,7 @@ Status DecodeSnapshotRecord(std::string_view in, SnapshotRecord* out) {
 }
 
 Status ValidateSnapshotName(std::string_view name) {
-  if (name.empty()) return Status::InvalidArgument("Snapshot must not be empty");
-  if (name[0] == '.' || name[0] == '-') {
-    return Status::InvalidArgument(
-        "Illegal first character <" + std::to_string(static_cast<unsigned char>(name[0])) +
-        "> at 0. Snapshot qualifiers can only start with 'alphanumeric characters' from any "
-        "language: " + std::string(name));
-  }
-  for (size_t i = 0; i < name.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(name[i]);
-    // HBase accepts any Unicode letter or digit; bytes past ASCII are taken as part of one.
-    if (std::isalnum(c) || c == '_' || c == '-' || c == '.' || c >= 0x80) continue;
-    return Status::InvalidArgument(
-        "Illegal character code:" + std::to_string(c) + ", <" + std::string(1, name[i]) +
-        "> at " + std::to_string(i) +
-        ". Snapshot qualifiers may only contain 'alphanumeric characters' and digits: " +
-        std::string(name));
-  }
-  return Status::OK();
+  return ValidateQualifierName(name, /*snapshot=*/true);
 }
 
 }  // namespace hbemu::storage

@@ -148,6 +148,18 @@ TEST_F(CatalogTest, TableNamesFollowHBaseRules) {
   EXPECT_EQ(TableNames(*store_), (std::vector<std::string>{"a-b.c_1", "ns_1:A9"}));
 }
 
+TEST_F(CatalogTest, NamesLongerThan255BytesAreNotCreatedButAreLookedUp) {
+  ASSERT_OK(store_->CreateNamespace(std::string(255, 'n')));
+  EXPECT_CODE(kInvalidArgument, store_->CreateNamespace(std::string(256, 'n')));
+  EXPECT_CODE(kInvalidArgument, store_->CreateNamespace(std::string(1 << 20, 'n')));
+  ASSERT_OK(store_->CreateTable(std::string(255, 'n') + ":" + std::string(255, 't'),
+                                {Family("f")}));
+  EXPECT_CODE(kInvalidArgument, store_->CreateTable(std::string(256, 't'), {Family("f")}));
+  EXPECT_CODE(kInvalidArgument, store_->CreateTable(std::string(10240, 't'), {Family("f")}));
+  // Elsewhere a long name is legal and merely absent, as in HBase.
+  EXPECT_CODE(kTableNotFound, store_->DisableTable(std::string(256, 't')));
+}
+
 TEST_F(CatalogTest, IllegalTableNameMessageMatchesHBase) {
   const Status s = store_->CreateTable("a b", {Family("f")});
   EXPECT_EQ(s.message(),

@@ -2,6 +2,8 @@
 
 #include "storage/schema.h"
 
+#include "storage/name_chars.h"
+
 #include <string>
 #include <vector>
 
@@ -38,6 +40,51 @@ TEST(SchemaTest, ParseTableNameRejectsIllegalNames) {
     TableName n;
     EXPECT_CODE(kInvalidArgument, ParseTableName(bad, &n)) << Escape(bad);
   }
+}
+
+// HBase tests each Java char with Character.isLetterOrDigit: letters of any script pass (a CJK
+// table in a CJK namespace was created on HBase 2.6.1); a letter outside the BMP is two
+// surrogates and is refused at its first one, printed '?', positions counting UTF-16 units.
+TEST(SchemaTest, LettersOfAnyScriptAreLegalAsJavaCountsThem) {
+  TableName n;
+  ASSERT_OK(ParseTableName("\u540d\u524d:\u8868\u683c_\u00e9\u0661", &n));
+  EXPECT_EQ(n.ns, "\u540d\u524d");
+  EXPECT_OK(ValidateNamespaceName("\u0416\u05d0\u0e01"));
+  EXPECT_EQ(ParseTableName("\u8868\u3001", &n).message(),
+            "Illegal character code:12289, <\u3001> at 1. User-space table qualifiers may only "
+            "contain 'alphanumeric characters' and digits: \u8868\u3001");
+  EXPECT_EQ(ValidateNamespaceName("nm_\U00020000").message(),
+            "Illegal character <?> at 3. Namespaces may only contain 'alphanumeric characters' "
+            "from any language and digits: nm_\U00020000");
+  EXPECT_EQ(ParseTableName("\u00e9\U0001F600x", &n).message().find(
+                "Illegal character code:55357, <?> at 1. "), 0u);
+  // Bytes that are not UTF-8 decode to U+FFFD, which is no letter.
+  EXPECT_EQ(ParseTableName("a\xff", &n).message().find(
+                "Illegal character code:65533, <\ufffd> at 1. "), 0u);
+  EXPECT_CODE(kInvalidArgument, ParseTableName("a\xe8\xa1", &n));  // cut short
+  EXPECT_CODE(kInvalidArgument, ParseTableName("a\xc0\x80", &n));  // overlong NUL
+}
+
+TEST(SchemaTest, JavaLetterOrDigitTableMatchesItsEdges) {
+  EXPECT_TRUE(IsJavaLetterOrDigit('z'));
+  EXPECT_FALSE(IsJavaLetterOrDigit('_'));
+  EXPECT_TRUE(IsJavaLetterOrDigit(0x00AA));   // feminine ordinal: Lo
+  EXPECT_FALSE(IsJavaLetterOrDigit(0x00B2));  // superscript two: No, not Nd
+  EXPECT_TRUE(IsJavaLetterOrDigit(0x4E00));
+  EXPECT_TRUE(IsJavaLetterOrDigit(0xFFDC));   // the last range's end
+  EXPECT_FALSE(IsJavaLetterOrDigit(0xD800));
+  EXPECT_FALSE(IsJavaLetterOrDigit(0xFFFD));
+}
+
+// Namespaces and qualifiers become directory names, so past 255 bytes HBase 2.6.1 loses the
+// namespace or retries the table's creation forever; they are refused where they are made.
+TEST(SchemaTest, NewNamesStopAt255Bytes) {
+  EXPECT_OK(ValidateNewNameLength("Namespace", std::string(255, 'n')));
+  EXPECT_OK(ValidateNewNameLength("Table qualifier", std::string(85, '\xe8')));
+  const Status s = ValidateNewNameLength("Table qualifier", std::string(256, 't'));
+  EXPECT_CODE(kInvalidArgument, s);
+  EXPECT_EQ(s.message().find("Table qualifier name is 256 bytes, longer than the 255 bytes"), 0u);
+  EXPECT_LT(ValidateNewNameLength("Namespace", std::string(1 << 20, 'n')).message().size(), 200u);
 }
 
 TEST(SchemaTest, NamespaceNamesAreWordCharacters) {
