@@ -256,7 +256,10 @@ TEST(CallDecodeHostileTest, RandomAndMutatedMessagesNeverThrowAndStayBounded) {
     }
   }
   EXPECT_GT(decoded, 0);  // some mutations still decode: the walk went through them
+#if !defined(__SANITIZE_ADDRESS__)
+  // Under ASan the quarantine keeps freed blocks, so the peak follows what was allocated.
   EXPECT_LT(PeakRssMib() - before, 64);
+#endif
 }
 
 }  // namespace
