@@ -3,6 +3,7 @@ commands, outside HBase's set) against a server run with --test-controls."""
 
 import json
 import os
+import socket
 import subprocess
 from pathlib import Path
 
@@ -77,3 +78,26 @@ def test_shell_reports_controls_the_server_does_not_have(server_factory):
     out = shell(Plain, "test_clock 'freeze'")
     assert out.returncode != 0
     assert "--test-controls" in out.stdout + out.stderr
+
+
+def test_raw_scan_note_links_the_console_only_on_the_servers_own_admin_port(controlled):
+    process = controlled.process
+    admin = process.ports["admin"]
+    linked = shell(controlled, "create 'raw_note', 'f'", "scan 'raw_note', {RAW => true}")
+    assert linked.returncode == 0, linked.stdout + linked.stderr
+    assert "http://%s:%d/browse/raw_note" % (process.host, admin) in linked.stdout
+
+    # A shell given another port (its default 9095 while this server runs elsewhere) must not
+    # send the user to whatever console, if any, answers there.
+    binary = Path(os.environ.get("HBASE_SHELL_BIN") or Path(hbcompat.emulator_bin()).parent / "hbase-shell")
+    with socket.socket() as probe:  # a port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        other = probe.getsockname()[1]
+    out = subprocess.run([str(binary), "--host", process.host, "--port", str(process.port),
+                          "--thrift2-port", str(process.thrift2_port), "--admin-port", str(other),
+                          "-e", "scan 'raw_note', {RAW => true}"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "http://" not in out.stdout
+    assert ("console shows the cells it stores at /browse/raw_note on the server's admin port "
+            "(not %d; give it to hbase-shell as --admin-port for a link)" % other) in out.stdout

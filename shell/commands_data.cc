@@ -1,7 +1,7 @@
-// Row commands: put, get, scan, delete, deleteall, incr, append, get_counter, count.
-// Thrift1 carries what it expresses exactly (deleteall, incr, get_counter); put, get, scan,
-// delete, append and count need Thrift2: the empty qualifier ("f" is "f:"), cell TTLs as HBase's
-// 8-byte attribute, time ranges, versions, filters and delete types.
+// Row commands: put, get, delete, deleteall, incr, append, get_counter (scan and count are in
+// commands_scan.cc). Thrift1 carries what it expresses exactly (deleteall, incr, get_counter);
+// put, get, delete and append need Thrift2: the empty qualifier ("f" is "f:"), cell TTLs as
+// HBase's 8-byte attribute, time ranges, versions, filters and delete types.
 
 #include <chrono>
 #include <limits>
@@ -9,79 +9,16 @@
 
 #include "shell/bytes_text.h"
 #include "shell/cell_format.h"
-#include "shell/interrupt.h"
+#include "shell/data_args.h"
 #include "shell/shell.h"
-#include "storage/filter_parser.h"
 
 namespace hbemu::shell {
-// A FILTER string, parsed here first as HBase's shell does (ParseFilter runs in the client),
-// so a mistake reads as the parser's reason rather than as the gateway's internal error.
-// The parser is the server's own (storage/filter_parser): one reading of the language.
-std::string CheckFilterString(const std::string& text) {
-  std::shared_ptr<const storage::Filter> parsed;
-  storage::Status s = storage::ParseFilterString(text, &parsed);
-  if (!s.ok()) {
-    std::string message = s.message();
-    // ParseFilter says "Incorrect filter string <expr>"; the emulator's parser adds the
-    // argument's reason in parentheses, which HBase's shell does not print.
-    const std::string kIncorrect = "Incorrect filter string ";
-    if (message.rfind(kIncorrect, 0) == 0 && message.back() == ')') {
-      size_t open = message.rfind(" (");
-      if (open != std::string::npos) message.resize(open);
-    }
-    throw ShellError(message);
-  }
-  return text;
-}
-
 namespace {
 
 namespace t1 = hbemu::thrift;
 namespace t2 = hbemu::thrift2;
 
 constexpr int64_t kLatestTimestamp = std::numeric_limits<int64_t>::max();
-
-std::map<std::string, std::string> Attributes(const Value* hash) {
-  std::map<std::string, std::string> out;
-  if (hash == nullptr) return out;
-  const Value* attrs = hash->Find("ATTRIBUTES");
-  if (attrs == nullptr) return out;
-  if (!attrs->IsHash()) throw ShellError("Attributes must be a Hash type");
-  for (const auto& [k, v] : attrs->pairs) out[k.ToS()] = v.ToS();
-  return out;
-}
-
-std::string CheckedFilter(const Value& v) {
-  if (!v.IsString()) throw ShellError("FILTER must be a filter string");
-  return CheckFilterString(v.text);
-}
-
-// The trailing {…} argument at index >= from, if any.
-const Value* TrailingHash(const CommandContext& ctx, size_t from) {
-  if (ctx.args.size() > from && ctx.args.back().IsHash()) return &ctx.args.back();
-  return nullptr;
-}
-
-// A column argument, remembering its converter ("f:q:toLong") in `printer`.
-t2::TColumn ToTColumn(const std::string& column, CellPrinter* printer = nullptr) {
-  ColumnSpec c = ParseColumnSpec(column);
-  t2::TColumn col;
-  col.family = c.family;
-  if (c.has_qualifier) col.__set_qualifier(c.qualifier);
-  if (printer && !c.converter.empty()) printer->converters[c.family + ":" + c.qualifier] = c.converter;
-  return col;
-}
-
-// FORMATTER and MAXLENGTH of a get or scan.
-void PrinterOptions(const Value& opts, CellPrinter* printer) {
-  if (const Value* v = opts.Find("FORMATTER")) printer->formatter = v->ToS();
-  if (const Value* v = opts.Find("FORMATTER_CLASS")) {
-    if (v->ToS() != "org.apache.hadoop.hbase.util.Bytes") {
-      printer->formatter = "c(" + v->ToS() + ")." + (printer->formatter.empty() ? "toStringBinary" : printer->formatter);
-    }
-  }
-  if (const Value* v = opts.Find("MAXLENGTH")) printer->maxlength = IntOf(*v, "MAXLENGTH");
-}
 
 std::string EncodeLong(int64_t v) {
   std::string out(8, '\0');
@@ -90,36 +27,6 @@ std::string EncodeLong(int64_t v) {
     v >>= 8;
   }
   return out;
-}
-
-std::vector<std::string> ColumnList(const Value& v) {
-  std::vector<std::string> out;
-  if (v.IsArray()) {
-    for (const auto& item : v.items) out.push_back(item.ToS());
-  } else if (v.IsString()) {
-    out.push_back(v.text);
-  } else {
-    throw ShellError("COLUMNS must be specified as a String or an Array");
-  }
-  return out;
-}
-
-t2::TTimeRange TimeRange(const Value& v) {
-  if (!v.IsArray() || v.items.size() != 2) {
-    throw ShellError("TIMERANGE must be an Array of two timestamps");
-  }
-  t2::TTimeRange range;
-  range.minStamp = IntOf(v.items[0], "TIMERANGE");
-  range.maxStamp = IntOf(v.items[1], "TIMERANGE");
-  return range;
-}
-
-std::string CellText(const CellPrinter& p, const t2::TColumnValue& cv) {
-  return p.Cell(cv.family, cv.qualifier, cv.timestamp, cv.value);
-}
-
-std::string ColumnText(const CellPrinter& p, const t2::TColumnValue& cv) {
-  return p.Column(cv.family, cv.qualifier);
 }
 
 void Put(CommandContext& ctx) {
@@ -209,223 +116,6 @@ void Get(CommandContext& ctx) {
     ctx.out.Row(ColumnText(printer, cv), CellText(printer, cv));
   }
   ctx.out.Footer(result.columnValues.empty() ? 0 : 1);
-}
-
-// The stop row of a prefix scan: the prefix with its last byte below 0xFF incremented.
-std::string PrefixStop(std::string prefix) {
-  while (!prefix.empty()) {
-    unsigned char last = static_cast<unsigned char>(prefix.back());
-    if (last != 0xFF) {
-      prefix.back() = static_cast<char>(last + 1);
-      return prefix;
-    }
-    prefix.pop_back();
-  }
-  return "";
-}
-
-struct ScanSpec {
-  t2::TScan scan;
-  int64_t limit = -1;
-  CellPrinter printer;
-  bool raw = false;  // RAW => true, which Thrift cannot ask for (RawScanNote)
-};
-
-// HBase's Thrift API has no raw scan (TScan has no such field), so a RAW scan over it returns
-// what a normal scan does. Said in one line rather than hidden; against hbase-emulator, whose
-// console browses the cells it stores (versions past VERSIONS and expired cells included until
-// it drops them), the line says where.
-std::string RawScanNote(CommandContext& ctx, const std::string& table) {
-  std::string note =
-      "Note: RAW => true is not available over HBase's Thrift API: delete markers, the cells they "
-      "hide, versions beyond the family's VERSIONS and TTL-expired cells are not shown.";
-  try {
-    if (ctx.connection.IsEmulator()) {
-      const ConnectionOptions& o = ctx.connection.options();
-      note += " hbase-emulator's console shows the cells it stores: http://" + o.host +
-              ":" + std::to_string(o.admin_port) + "/browse/" + table;
-    }
-  } catch (const std::exception&) {
-    // which server it is does not matter enough to fail the scan that just succeeded
-  }
-  return note;
-}
-
-ScanSpec ScanFromHash(const Value* opts) {
-  ScanSpec spec;
-  if (opts == nullptr) return spec;
-  t2::TScan& scan = spec.scan;
-  for (const auto& [k, v] : opts->pairs) {
-    std::string key = k.ToS();
-    if (key == "STARTROW" || key == "STOPROW" || key == "ROWPREFIXFILTER" || key == "LIMIT" ||
-        key == "COLUMNS" || key == "COLUMN" || key == "VERSIONS" || key == "REVERSED" ||
-        key == "TIMERANGE" || key == "TIMESTAMP" || key == "FILTER" || key == "CACHE" ||
-        key == "CACHE_BLOCKS" || key == "ATTRIBUTES" || key == "MAXLENGTH" ||
-        key == "FORMATTER" || key == "FORMATTER_CLASS" || key == "INTERVAL" || key == "RAW" ||
-        key == "BATCH" || key == "READ_TYPE" || key == "CONSISTENCY" ||
-        key == "REGION_REPLICA_ID" || key == "AUTHORIZATIONS" ||
-        // Sizes of the client's RPCs and its isolation: no effect on what a scan returns here.
-        key == "MAX_RESULT_SIZE" || key == "ALLOW_PARTIAL_RESULTS" || key == "ISOLATION_LEVEL") {
-      continue;
-    }
-    throw ShellError("Unsupported scan option " + key);
-  }
-  if (const Value* v = opts->Find("RAW")) spec.raw = v->kind == Value::Kind::kBool ? v->boolean : true;
-  if (const Value* v = opts->Find("STARTROW")) scan.__set_startRow(v->ToS());
-  if (const Value* v = opts->Find("STOPROW")) scan.__set_stopRow(v->ToS());
-  if (const Value* v = opts->Find("ROWPREFIXFILTER")) {
-    // As Scan.setRowPrefixFilter: it replaces STARTROW and STOPROW.
-    scan.__set_startRow(v->ToS());
-    scan.__set_stopRow(PrefixStop(v->ToS()));
-  }
-  const Value* cols = opts->Find("COLUMNS");
-  if (cols == nullptr) cols = opts->Find("COLUMN");
-  if (cols) {
-    std::vector<t2::TColumn> list;
-    for (const auto& c : ColumnList(*cols)) list.push_back(ToTColumn(c, &spec.printer));
-    scan.__set_columns(list);
-  }
-  if (const Value* v = opts->Find("VERSIONS")) scan.__set_maxVersions(IntOf(*v, "VERSIONS"));
-  if (const Value* v = opts->Find("REVERSED")) scan.__set_reversed(v->kind == Value::Kind::kBool && v->boolean);
-  if (const Value* v = opts->Find("TIMESTAMP")) {
-    t2::TTimeRange range;
-    range.minStamp = IntOf(*v, "TIMESTAMP");
-    range.maxStamp = range.minStamp + 1;
-    scan.__set_timeRange(range);
-  }
-  if (const Value* v = opts->Find("TIMERANGE")) scan.__set_timeRange(TimeRange(*v));
-  if (const Value* v = opts->Find("FILTER")) scan.__set_filterString(CheckedFilter(*v));
-  if (const Value* v = opts->Find("CACHE")) scan.__set_caching(IntOf(*v, "CACHE"));
-  if (const Value* v = opts->Find("BATCH")) scan.__set_batchSize(IntOf(*v, "BATCH"));
-  if (const Value* v = opts->Find("READ_TYPE")) {
-    std::string t = v->ToS();
-    if (t == "STREAM") scan.__set_readType(t2::TReadType::STREAM);
-    else if (t == "PREAD") scan.__set_readType(t2::TReadType::PREAD);
-    else scan.__set_readType(t2::TReadType::DEFAULT);
-  }
-  if (const Value* v = opts->Find("CONSISTENCY")) {
-    scan.__set_consistency(v->ToS() == "TIMELINE" ? t2::TConsistency::TIMELINE
-                                                   : t2::TConsistency::STRONG);
-  }
-  if (const Value* v = opts->Find("REGION_REPLICA_ID")) {
-    scan.__set_targetReplicaId(static_cast<int32_t>(IntOf(*v, "REGION_REPLICA_ID")));
-  }
-  if (const Value* v = opts->Find("AUTHORIZATIONS")) {
-    t2::TAuthorization auth;
-    std::vector<std::string> labels;
-    if (v->IsArray()) {
-      for (const auto& l : v->items) labels.push_back(l.ToS());
-    } else {
-      labels.push_back(v->ToS());
-    }
-    auth.__set_labels(labels);
-    scan.__set_authorizations(auth);
-  }
-  if (const Value* v = opts->Find("CACHE_BLOCKS")) scan.__set_cacheBlocks(v->boolean);
-  if (const Value* v = opts->Find("LIMIT")) {
-    spec.limit = IntOf(*v, "LIMIT");
-    if (spec.limit > 0) scan.__set_limit(static_cast<int32_t>(spec.limit));
-  }
-  auto attrs = Attributes(opts);
-  if (!attrs.empty()) scan.__set_attributes(attrs);
-  PrinterOptions(*opts, &spec.printer);
-  return spec;
-}
-
-// Runs `scan` and calls `on_row` for each row until it returns false or `limit` rows were seen.
-template <typename OnRow>
-long ForEachRow(CommandContext& ctx, const std::string& table, const t2::TScan& scan,
-                int64_t limit, int batch, OnRow on_row) {
-  auto& client = ctx.connection.Thrift2();
-  int32_t id = client.openScanner(table, scan);
-  long rows = 0;      // results handed to on_row (with BATCH, parts of a row each count)
-  int64_t distinct = 0;  // rows, which LIMIT counts as Scan.setLimit does
-  std::string last_row;
-  try {
-    bool more = true;
-    while (more) {
-      ThrowIfInterrupted(rows);  // Ctrl-C: stop between two fetches (the scanner is closed)
-      std::vector<t2::TResult> results;
-      client.getScannerRows(results, id, batch);
-      if (results.empty()) break;
-      for (const auto& r : results) {
-        ThrowIfInterrupted(rows);
-        if (rows == 0 || r.row != last_row) {
-          if (limit > 0 && distinct >= limit) {
-            more = false;
-            break;
-          }
-          ++distinct;
-          last_row = r.row;
-        }
-        on_row(r, rows + 1);
-        ++rows;
-      }
-    }
-  } catch (...) {
-    try {
-      client.closeScanner(id);
-    } catch (...) {
-    }
-    throw;
-  }
-  client.closeScanner(id);
-  return rows;
-}
-
-void Scan(CommandContext& ctx) {
-  std::string table = StringArg(ctx, 0, "table");
-  const Value* opts = TrailingHash(ctx, 1);
-  ctx.out.Header("ROW", "COLUMN+CELL");
-  if (ctx.args.size() > 1 && opts == nullptr) {
-    // What HBase's scan says of a non-Hash argument (it calls `any?` on it).
-    throw ShellError("undefined method `any?' for " + ctx.args[1].Inspect() + ":" +
-                     (ctx.args[1].IsInt() ? "Integer" : "String"));
-  }
-  ScanSpec spec = ScanFromHash(opts);
-  const CellPrinter& p = spec.printer;
-  long rows = ForEachRow(ctx, table, spec.scan, spec.limit, 100, [&](const t2::TResult& r, long) {
-    std::string row = p.Name(r.row);
-    for (const auto& cv : r.columnValues) {
-      ctx.out.Row(row, "column=" + ColumnText(p, cv) + ", " + CellText(p, cv));
-    }
-  });
-  ctx.out.Footer(rows);
-  if (spec.raw) ctx.out.Line(RawScanNote(ctx, table));
-}
-
-void Count(CommandContext& ctx) {
-  std::string table = StringArg(ctx, 0, "table");
-  int64_t interval = 1000;
-  int64_t cache = 10;
-  ScanSpec spec;
-  if (ctx.args.size() > 1) {
-    const Value& p = ctx.args[1];
-    if (p.IsInt()) {
-      interval = p.integer;  // the old syntax: count 't', 100
-    } else if (p.IsHash()) {
-      if (const Value* v = p.Find("INTERVAL")) interval = IntOf(*v, "INTERVAL");
-      if (const Value* v = p.Find("CACHE")) cache = IntOf(*v, "CACHE");
-      // Every scan option applies too (count.rb hands the hash to _hash_to_scan).
-      spec = ScanFromHash(&p);
-    }
-  }
-  t2::TScan& scan = spec.scan;
-  // As HBase's count: one cell per row, kept with the user's filter in a FilterList (AND).
-  scan.__set_filterString(scan.__isset.filterString
-                              ? "(" + scan.filterString + ") AND FirstKeyOnlyFilter()"
-                              : std::string("FirstKeyOnlyFilter()"));
-  scan.__set_caching(static_cast<int32_t>(cache));
-  long rows = ForEachRow(ctx, table, scan, spec.limit, static_cast<int>(std::max<int64_t>(cache, 1)),
-                         [&](const t2::TResult& r, long n) {
-                           if (interval > 0 && n % interval == 0) {
-                             ctx.out.Line("Current count: " + std::to_string(n) +
-                                          ", row: " + ToStringBinary(r.row));
-                           }
-                         });
-  ctx.out.Footer(rows);
-  if (spec.raw) ctx.out.Line(RawScanNote(ctx, table));
-  ctx.out.Return(std::to_string(rows));
 }
 
 // One Delete as table.rb's _createdelete_internal builds it: `all_versions` (deleteall) removes
@@ -598,20 +288,6 @@ void AddDataCommands(CommandTable* t) {
       "  hbase> get 't1', 'r1', {FILTER => \"ValueFilter(=, 'binary:abc')\"}\n"
       "  hbase> get 't1', 'r1', 'c1', 'c2'\n"
       "  hbase> get 't1', 'r1', ['c1', 'c2']");
-  add("scan", Scan,
-      "Scan a table; pass table name and optionally a dictionary of scanner specifications:\n"
-      "TIMERANGE, FILTER, LIMIT, STARTROW, STOPROW, ROWPREFIXFILTER, TIMESTAMP, COLUMNS,\n"
-      "VERSIONS, REVERSED, CACHE.\n"
-      "  hbase> scan 't1'\n"
-      "  hbase> scan 't1', {COLUMNS => ['c1', 'c2'], LIMIT => 10, STARTROW => 'xyz'}\n"
-      "  hbase> scan 't1', {REVERSED => true}\n"
-      "  hbase> scan 't1', {ROWPREFIXFILTER => 'row2', FILTER => \"\n"
-      "    (QualifierFilter (>=, 'binary:xyz')) AND (TimestampsFilter ( 123, 456))\"}");
-  add("count", Count,
-      "Count the number of rows in a table. Current count is shown every 1000 rows by default.\n"
-      "  hbase> count 't1'\n"
-      "  hbase> count 't1', INTERVAL => 100000\n"
-      "  hbase> count 't1', INTERVAL => 10, CACHE => 1000");
   add("delete", Delete,
       "Put a delete cell value at specified table/row/column and optionally timestamp.\n"
       "  hbase> delete 'ns1:t1', 'r1', 'c1', ts1\n"

@@ -78,6 +78,7 @@ Shell::Shell(Connection* connection, std::ostream& out, std::ostream& err, bool 
   AddTableCommands(&commands_);
   AddNamespaceCommands(&commands_);
   AddDataCommands(&commands_);
+  AddScanCommands(&commands_);
   AddGeneralCommands(&commands_);
   AddAdminCommands(&commands_);
   AddControlCommands(&commands_);

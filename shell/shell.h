@@ -44,6 +44,7 @@ using CommandTable = std::map<std::string, CommandSpec>;
 void AddTableCommands(CommandTable* table);
 void AddNamespaceCommands(CommandTable* table);
 void AddDataCommands(CommandTable* table);
+void AddScanCommands(CommandTable* table);
 void AddGeneralCommands(CommandTable* table);
 void AddAdminCommands(CommandTable* table);
 // Added first: a group file that implements one of these cluster commands replaces it.

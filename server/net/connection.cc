@@ -13,6 +13,8 @@
 #include <boost/asio/post.hpp>
 #include <glog/logging.h>
 
+#include "server/net/monotonic_time.h"
+
 namespace hbemu::server {
 namespace {
 
@@ -21,18 +23,6 @@ using asio::ip::tcp;
 
 constexpr auto kLingerTime = std::chrono::seconds(1);
 constexpr int kMaxInlineCalls = 16;
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t NowUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 tcp ProtocolOf(const tcp::socket& socket) {
   boost::system::error_code ec;
@@ -290,7 +280,7 @@ void Connection::ReadMore() {
   size_t space = 0;
   uint8_t* into = session_.ReadSpace(&space);
   if (core_->config.idle_timeout_ms > 0 || core_->message_timeout_ms > 0) {
-    const int64_t now = NowMs();
+    const int64_t now = MonotonicMs();
     waiting_since_ms_.store(now, std::memory_order_relaxed);
     NoteWaiting(now);
   }
@@ -316,7 +306,7 @@ void Connection::NoteWaiting(int64_t now_ms) {
 bool Connection::RequestInTime() {
   const int64_t limit = core_->message_timeout_ms;
   if (limit <= 0 || session_.buffered() == 0) return true;
-  const int64_t now = NowMs();
+  const int64_t now = MonotonicMs();
   NoteWaiting(now);
   const int64_t begun = message_since_ms_.load(std::memory_order_relaxed);
   if (now - begun < limit) return true;
@@ -384,7 +374,7 @@ bool Connection::WriteNow(const std::vector<WireSession::Span>& spans) {
     sent = 0;
   }
   busy_ = true;
-  const int64_t now = NowMs();
+  const int64_t now = MonotonicMs();
   write_stalled_since_ms_.store(now, std::memory_order_relaxed);
   if (core_->message_timeout_ms > 0) reply_since_ms_.store(now, std::memory_order_relaxed);
   WriteRest();
@@ -411,7 +401,7 @@ void Connection::OnWriteSome(const boost::system::error_code& ec, size_t n) {
   pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(first));
   if (!pending_.empty()) {
     pending_.front() += n;
-    write_stalled_since_ms_.store(NowMs(), std::memory_order_relaxed);
+    write_stalled_since_ms_.store(MonotonicMs(), std::memory_order_relaxed);
     WriteRest();
     return;
   }
@@ -428,7 +418,7 @@ void Connection::OnWritten() {
 }
 
 void Connection::NoteReplySent() {
-  if (core_->call_threads) last_reply_us_ = NowUs();
+  if (core_->call_threads) last_reply_us_ = MonotonicUs();
 }
 
 }  // namespace hbemu::server

@@ -16,6 +16,7 @@
 #include <glog/logging.h>
 
 #include "server/net/connection.h"
+#include "server/net/monotonic_time.h"
 
 namespace hbemu::server {
 namespace {
@@ -31,18 +32,6 @@ constexpr auto kDriveQuiet = std::chrono::milliseconds(50);
 // How long a blocked send waits before the call thread looks whether the server is stopping or
 // the client has taken nothing for too long.
 constexpr auto kSendPatience = std::chrono::milliseconds(500);
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-int64_t NowUs() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 timeval ToTimeval(std::chrono::milliseconds d) {
   timeval tv;
@@ -64,7 +53,7 @@ bool Connection::TryHandToCallThread() {
   if (!core_->call_threads || last_reply_us_ == 0 || close_after_reply_) return false;
   // HTTP keeps its event-loop path (lingering, keep-alive), and it is rarely hot.
   if (!session_.format() || session_.format()->transport == WireTransport::kHttp) return false;
-  if (NowUs() - last_reply_us_ > kBackToBackUs) return false;
+  if (MonotonicUs() - last_reply_us_ > kBackToBackUs) return false;
   if (!ReleaseDescriptor()) return false;
   driven_.store(true, std::memory_order_release);
   auto self = shared_from_this();
@@ -190,7 +179,7 @@ bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
   size_t first = 0;
   for (bool first_send = true; first < iov.size(); first_send = false) {
     if (whole_limit > 0 && !first_send) {
-      const int64_t now = NowMs();
+      const int64_t now = MonotonicMs();
       if (began_ms == 0) began_ms = now;
       if (now - began_ms >= whole_limit) {
         LOG(INFO) << "[thrift_server] closing connection from " << session_.peer()
@@ -207,7 +196,7 @@ bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
       if (errno == EINTR) continue;
       if ((errno == EAGAIN || errno == EWOULDBLOCK) && !stop_requested_.load()) {
         // SO_SNDTIMEO ran out with nothing sent: the send blocked that long.
-        const int64_t now = NowMs();
+        const int64_t now = MonotonicMs();
         if (progress_ms == 0) {
           progress_ms = now - std::min<int64_t>(deadline, kSendPatience.count());
         }
@@ -221,7 +210,7 @@ bool Connection::SendAll(const std::vector<WireSession::Span>& spans) {
               << " not delivered: " << strerror(errno);
       return false;
     }
-    if (progress_ms != 0) progress_ms = NowMs();
+    if (progress_ms != 0) progress_ms = MonotonicMs();
     size_t left = static_cast<size_t>(sent);
     while (first < iov.size() && left >= iov[first].iov_len) left -= iov[first++].iov_len;
     if (left > 0) {

@@ -26,6 +26,7 @@
 #include <thrift/TProcessor.h>
 
 #include "server/net/connection.h"
+#include "server/net/monotonic_time.h"
 #include "storage/limits.h"
 
 namespace hbemu::server {
@@ -39,12 +40,6 @@ using apache::thrift::TProcessor;
 constexpr auto kStopGrace = std::chrono::seconds(5);
 constexpr auto kAcceptRetryDelay = std::chrono::milliseconds(100);
 constexpr int64_t kRefusalLogPeriodMs = 10000;
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 }  // namespace
 
@@ -207,7 +202,7 @@ class ThriftServer::Impl {
     boost::system::error_code ec;
     socket.close(ec);
     ++refused_since_log_;
-    const int64_t now = NowMs();
+    const int64_t now = MonotonicMs();
     if (last_refusal_log_ms_ != 0 && now - last_refusal_log_ms_ < kRefusalLogPeriodMs) return;
     LOG(WARNING) << "[thrift_server] port " << port_ << " has " << core_.max_connections
                  << " connections open (limit connections): refused " << refused_since_log_
@@ -247,7 +242,7 @@ class ThriftServer::Impl {
     sweep_timer_.async_wait(
         asio::bind_executor(accept_strand_, [this](const boost::system::error_code& ec) {
           if (ec || stopping_) return;
-          const int64_t now = NowMs();
+          const int64_t now = MonotonicMs();
           for (const auto& conn : core_.Snapshot()) conn->CloseIfStalled(now);
           ScheduleStallSweep();
         }));

@@ -22,6 +22,8 @@ GOLDEN = os.path.join(HERE, "golden")
 TOOK = re.compile(r"Took \d+\.\d{4} seconds")
 # The banner of a session on stdin names the server's ports, which differ per run.
 PORTS = re.compile(r"\(Thrift1 \d+, Thrift2 \d+\)")
+# The RAW note links to the server's console, on its admin port.
+ADMIN_LINK = re.compile(r"(http://[^:/]+:)\d+(/browse/)")
 
 # How a script reaches the shell, by its name's prefix: stdin_NAME is piped on stdin as
 # `hbase shell < NAME` (errors printed, the script going on), stdin-n_NAME with -n as well
@@ -42,17 +44,19 @@ def start_server(binary):
     proc = subprocess.Popen([binary, "--port", "0", "--in-memory"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     line = proc.stdout.readline()
-    m = re.match(r"hbase-emulator ready on ([^:]+):(\d+) thrift2=[^:]+:(\d+)", line)
+    m = re.match(r"hbase-emulator ready on ([^:]+):(\d+) thrift2=[^:]+:(\d+) admin=[^:]+:(\d+)", line)
     if not m:
         proc.kill()
         sys.exit("server did not report ready: %r" % line)
-    return proc, m.group(1), m.group(2), m.group(3)
+    return proc, m.group(1), m.group(2), m.group(3), m.group(4)
 
 
-def run_script(shell, host, t1, t2, script):
+def run_script(shell, host, t1, t2, admin, script):
     # stderr goes to the same pipe so the transcript shows where an error appears.
     # Cell timestamps print as local date-times, as HBase's shell does: pin the zone.
     argv = [os.path.abspath(shell), "--host", host, "--port", t1, "--thrift2-port", t2]
+    if admin:
+        argv += ["--admin-port", admin]
     name = os.path.basename(script)
     stdin = None
     for prefix, flags in STDIN_MODES.items():
@@ -70,6 +74,7 @@ def run_script(shell, host, t1, t2, script):
             stdin.close()
     text = TOOK.sub("Took N.NNNN seconds", res.stdout.decode("utf-8", "replace"))
     text = PORTS.sub("(Thrift1 T1, Thrift2 T2)", text)
+    text = ADMIN_LINK.sub(r"\1ADMIN\2", text)
     return text + "exit status %d\n" % res.returncode
 
 
@@ -88,10 +93,11 @@ def main():
         proc = None
         if args.external:
             host, t1, t2 = args.external.split(":")
+            admin = None
         else:
-            proc, host, t1, t2 = start_server(args.server)
+            proc, host, t1, t2, admin = start_server(args.server)
         try:
-            got = run_script(args.shell, host, t1, t2, os.path.join(GOLDEN, name + ".hbase"))
+            got = run_script(args.shell, host, t1, t2, admin, os.path.join(GOLDEN, name + ".hbase"))
             path = os.path.join(GOLDEN, name + ".out")
             if args.update:
                 with open(path, "w") as f:
