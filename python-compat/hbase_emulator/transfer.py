@@ -453,6 +453,9 @@ def _export_cli(argv):
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
     p.add_argument("-t", "--table", action="append", help="table to export (repeatable; "
                    "default every user table)")
+    p.add_argument("--schema", action="store_true",
+                   help="write the schema only, as an hbase shell script (create_namespace and "
+                        "create commands) that HBase's shell, hbase-shell and --init run")
     p.add_argument("--newest", action="store_true", help="only the newest version of each cell")
     p.add_argument("--schema-only", action="store_true", help="namespaces and tables, no cells")
     p.add_argument("--base64", action="store_true",
@@ -465,6 +468,8 @@ def _export_cli(argv):
     args = p.parse_args(argv)
     if args.tsv:
         return _export_tsv(args)
+    if args.schema:
+        return _export_schema(args)
     client = cli.connect(args.host, args.port)
     try:
         # A failed export leaves no file behind (cli.output_file).
@@ -475,6 +480,30 @@ def _export_cli(argv):
                    encoding="base64" if args.base64 else "text")
     finally:
         client.close()
+    return 0
+
+
+def _export_schema(args):
+    from . import schema_script
+
+    if args.schema_only or args.base64 or args.newest:
+        raise UserError("--schema writes a shell script of the schema only: no --schema-only, "
+                        "--base64 or --newest", cli.USAGE_EXIT)
+
+    def warn(message):
+        sys.stderr.write("hbase-emulator-export: %s\n" % message)
+
+    client = cli.connect(args.host, args.port)
+    try:
+        with cli.output_file(args.output) as out:
+            namespaces, tables = schema_script.write_schema(
+                client, out, args.table, warn, source="%s:%d" % (args.host, args.port))
+    finally:
+        client.close()
+    if not args.quiet:
+        sys.stderr.write("hbase-emulator-export: schema of %d namespace%s and %d table%s written\n"
+                         % (namespaces, "" if namespaces == 1 else "s", tables,
+                            "" if tables == 1 else "s"))
     return 0
 
 
@@ -508,7 +537,11 @@ def _import_cli(argv):
     p = cli.Parser(prog="hbase-emulator-import",
                    description="Import a JSON Lines export (text or base64) into an HBase Thrift2 server.")
     cli.add_connection_args(p)
-    p.add_argument("-i", "--input", default="-", help="file to read (default stdin)")
+    p.add_argument("-i", "--input", default=None, help="file to read (default stdin; with "
+                   "--schema and no -i, only the schema is applied)")
+    p.add_argument("--schema", metavar="SCRIPT",
+                   help="first create the namespaces and tables this hbase shell script (written "
+                        "by hbase-emulator-export --schema) has and the server lacks")
     p.add_argument("--no-create", action="store_true",
                    help="do not create namespaces or tables; fail if a table is missing")
     p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
@@ -522,7 +555,11 @@ def _import_cli(argv):
         if not sep or not old or not new:
             raise UserError("--rename wants OLD=NEW, not %r" % r, cli.USAGE_EXIT)
         rename[old] = new
-    f, size, name = cli.open_input(args.input)
+    if args.schema:
+        _import_schema(args)
+        if args.input is None:
+            return 0
+    f, size, name = cli.open_input(args.input or "-")
     try:
         client = cli.connect(args.host, args.port)
         try:
@@ -533,6 +570,26 @@ def _import_cli(argv):
         finally:
             client.close()
     finally:
-        if args.input != "-":
+        if args.input not in (None, "-"):
             f.close()
     return 0
+
+
+def _import_schema(args):
+    from . import schema_script
+
+    try:
+        with open(args.schema, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError("cannot read %s: %s" % (args.schema, getattr(e, "strerror", None) or e))
+    commands = schema_script.read_schema(text, args.schema)
+    client = cli.connect(args.host, args.port)
+    try:
+        namespaces, tables = schema_script.apply_schema(client, commands)
+    finally:
+        client.close()
+    if not args.quiet:
+        sys.stderr.write("hbase-emulator-import: %s: created %d namespace%s and %d table%s\n"
+                         % (args.schema, namespaces, "" if namespaces == 1 else "s", tables,
+                            "" if tables == 1 else "s"))
