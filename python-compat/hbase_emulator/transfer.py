@@ -27,7 +27,7 @@ import json
 import sys
 from json.encoder import encode_basestring_ascii as _json_str
 
-from . import bytes_text, cli, thrift2, thrift_json
+from . import bytes_text, cli, seq_cli, seq_import, thrift2, thrift_json
 from .cli import UserError
 from .progress import Progress
 
@@ -447,9 +447,15 @@ def export_main(argv=None):
 
 
 def _export_cli(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if seq_cli.wants_sequencefile(argv):
+        return seq_cli.export_cli(argv)
     p = cli.Parser(prog="hbase-emulator-export",
                    description="Export HBase tables (schema and cells) as JSON Lines.")
     cli.add_connection_args(p)
+    p.add_argument("--format", choices=seq_cli.FORMATS, default="jsonl",
+                   help="jsonl (default) or sequencefile: HBase's Export format, a folder that "
+                        "HBase's Import reads (see --format sequencefile --help)")
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
     p.add_argument("-t", "--table", action="append", help="table to export (repeatable; "
                    "default every user table)")
@@ -476,6 +482,19 @@ def _export_cli(argv):
     finally:
         client.close()
     return 0
+
+
+def _input_is_sequencefile(argv):
+    """-i/--input names a folder or a file starting as a SequenceFile does (not stdin)."""
+    for i, arg in enumerate(argv):
+        path = None
+        if arg in ("-i", "--input") and i + 1 < len(argv):
+            path = argv[i + 1]
+        elif arg.startswith("--input="):
+            path = arg.split("=", 1)[1]
+        if path is not None and path != "-":
+            return seq_import.looks_like_sequencefile(path)
+    return False
 
 
 def _export_tsv(args):
@@ -505,9 +524,17 @@ def import_main(argv=None):
 
 
 def _import_cli(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if seq_cli.wants_sequencefile(argv) or (
+            "--format" not in argv and not any(a.startswith("--format=") for a in argv)
+            and _input_is_sequencefile(argv)):
+        return seq_cli.import_cli(argv)
     p = cli.Parser(prog="hbase-emulator-import",
                    description="Import a JSON Lines export (text or base64) into an HBase Thrift2 server.")
     cli.add_connection_args(p)
+    p.add_argument("--format", choices=seq_cli.FORMATS, default="jsonl",
+                   help="jsonl (default unless the input is a folder or starts as a SequenceFile) "
+                        "or sequencefile: what HBase's Export wrote (see --format sequencefile --help)")
     p.add_argument("-i", "--input", default="-", help="file to read (default stdin)")
     p.add_argument("--no-create", action="store_true",
                    help="do not create namespaces or tables; fail if a table is missing")
