@@ -27,7 +27,7 @@ import json
 import sys
 from json.encoder import encode_basestring_ascii as _json_str
 
-from . import bytes_text, cli, thrift2, thrift_json
+from . import bytes_text, cli, seq_cli, seq_import, thrift2, thrift_json
 from .cli import UserError
 from .progress import Progress
 
@@ -447,9 +447,15 @@ def export_main(argv=None):
 
 
 def _export_cli(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if seq_cli.wants_sequencefile(argv):
+        return seq_cli.export_cli(argv)
     p = cli.Parser(prog="hbase-emulator-export",
                    description="Export HBase tables (schema and cells) as JSON Lines.")
     cli.add_connection_args(p)
+    p.add_argument("--format", choices=seq_cli.FORMATS, default="jsonl",
+                   help="jsonl (default) or sequencefile: HBase's Export format, a folder that "
+                        "HBase's Import reads (see --format sequencefile --help)")
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
     p.add_argument("-t", "--table", action="append", help="table to export (repeatable; "
                    "default every user table)")
@@ -507,6 +513,19 @@ def _export_schema(args):
     return 0
 
 
+def _input_is_sequencefile(argv):
+    """-i/--input names a folder or a file starting as a SequenceFile does (not stdin)."""
+    for i, arg in enumerate(argv):
+        path = None
+        if arg in ("-i", "--input") and i + 1 < len(argv):
+            path = argv[i + 1]
+        elif arg.startswith("--input="):
+            path = arg.split("=", 1)[1]
+        if path is not None and path != "-":
+            return seq_import.looks_like_sequencefile(path)
+    return False
+
+
 def _export_tsv(args):
     from . import importtsv, tsv_export
 
@@ -534,9 +553,22 @@ def import_main(argv=None):
 
 
 def _import_cli(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # --schema comes first whatever the format: the tables a SequenceFile import writes into
+    # can then be made from the script.
+    argv, schema_only = _schema_first(argv)
+    if schema_only:
+        return 0
+    if seq_cli.wants_sequencefile(argv) or (
+            "--format" not in argv and not any(a.startswith("--format=") for a in argv)
+            and _input_is_sequencefile(argv)):
+        return seq_cli.import_cli(argv)
     p = cli.Parser(prog="hbase-emulator-import",
                    description="Import a JSON Lines export (text or base64) into an HBase Thrift2 server.")
     cli.add_connection_args(p)
+    p.add_argument("--format", choices=seq_cli.FORMATS, default="jsonl",
+                   help="jsonl (default unless the input is a folder or starts as a SequenceFile) "
+                        "or sequencefile: what HBase's Export wrote (see --format sequencefile --help)")
     p.add_argument("-i", "--input", default=None, help="file to read (default stdin; with "
                    "--schema and no -i, only the schema is applied)")
     p.add_argument("--schema", metavar="SCRIPT",
@@ -555,10 +587,6 @@ def _import_cli(argv):
         if not sep or not old or not new:
             raise UserError("--rename wants OLD=NEW, not %r" % r, cli.USAGE_EXIT)
         rename[old] = new
-    if args.schema:
-        _import_schema(args)
-        if args.input is None:
-            return 0
     f, size, name = cli.open_input(args.input or "-")
     try:
         client = cli.connect(args.host, args.port)
@@ -573,6 +601,26 @@ def _import_cli(argv):
         if args.input not in (None, "-"):
             f.close()
     return 0
+
+
+def _schema_first(argv):
+    """Applies `--schema SCRIPT` (if given) and returns (the other arguments, whether the command
+    line held nothing else to do: no -i)."""
+    for i, arg in enumerate(argv):
+        if arg == "--schema" and i + 1 < len(argv):
+            path, rest = argv[i + 1], argv[:i] + argv[i + 2:]
+        elif arg.startswith("--schema="):
+            path, rest = arg.split("=", 1)[1], argv[:i] + argv[i + 1:]
+        else:
+            continue
+        p = cli.Parser(prog="hbase-emulator-import", add_help=False)
+        cli.add_connection_args(p)
+        p.add_argument("-i", "--input")
+        args, _ = p.parse_known_args(rest)
+        args.schema = path
+        _import_schema(args)
+        return rest, args.input is None
+    return argv, False
 
 
 def _import_schema(args):
