@@ -211,6 +211,24 @@ def compare(label, ours, theirs, log):
     return False
 
 
+KIND_NAMES = {v: k for k, v in T.TDeleteType._NAMES_TO_VALUES.items()}
+
+
+def compare_probes(markers, ours, theirs, log):
+    label = "probe cells under the %d markers (hidden: %d on hbase-emulator, %d on HBase)" % (
+        len(markers), ours.count(False), theirs.count(False))
+    if ours == theirs:
+        log("agree: " + label)
+        return True
+    log("DIFFER: " + label)
+    for marker, a, b in [(m, a, b) for m, a, b in zip(markers, ours, theirs) if a != b][:5]:
+        row, family, qualifier, ts, kind = marker
+        log("  %s row=%r %r:%r ts=%d: probe %s on hbase-emulator, %s on HBase"
+            % (KIND_NAMES[kind], row, family, qualifier, ts, "shown" if a else "hidden",
+               "shown" if b else "hidden"))
+    return False
+
+
 def drop(client, name):
     tname = thrift2.split_table_name(name)
     if client.tableExists(tname):
@@ -267,8 +285,7 @@ def to_hbase(env, ours, run_id, seed, rows, tmp, made, log):
     hbase_import(env, name, out_dir, log)
     with thrift2.client(ours.host, ours.thrift2_port) as a, thrift2.client(*env.real) as b:
         ok = compare("every version of every cell", scan_cells(a, name), scan_cells(b, name), log)
-        ok &= compare("probe cells under the %d markers" % len(markers), probe(a, name, markers),
-                      probe(b, name, markers), log)
+        ok &= compare_probes(markers, probe(a, name, markers), probe(b, name, markers), log)
     return ok
 
 
@@ -288,8 +305,7 @@ def from_hbase(env, ours, run_id, seed, rows, tmp, made, log):
     our_import(env, ours, name, out_dir, script, log)
     with thrift2.client(ours.host, ours.thrift2_port) as a, thrift2.client(*env.real) as b:
         ok = compare("every version of every cell", scan_cells(a, name), scan_cells(b, name), log)
-        ok &= compare("probe cells under the %d markers" % len(markers), probe(a, name, markers),
-                      probe(b, name, markers), log)
+        ok &= compare_probes(markers, probe(a, name, markers), probe(b, name, markers), log)
     return ok
 
 
