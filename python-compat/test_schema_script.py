@@ -7,6 +7,7 @@ through HBase's own shell against a real HBase.
 
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -219,3 +220,29 @@ def test_split_keys_are_read_as_hbase_shell_reads_them():
     [(kind, (name, desc, splits))] = schema_script.read_schema(
         "create 't', 'f', {SPLITS => ['a\\xFF', \"b\\xff\", 'c\\x27']}")
     assert splits == [b"a\xff", b"b\xfd", b"c'"]
+
+
+def test_import_schema_makes_the_table_a_sequencefile_import_writes_into(servers, tmp_path):
+    source = servers()
+    now = int(time.time() * 1000)  # family f keeps cells for a day (TTL)
+    with thrift2.client(source.host, source.thrift2_port) as c:
+        make_schema(c)
+        c.putMultiple(b"app:users", [T.TPut(row=b"r\x00%d" % i, columnValues=[
+            T.TColumnValue(family=b"f", qualifier=b"", value=b"v%d" % v, timestamp=now - 10 + v)
+            for v in range(3)]) for i in range(5)])
+        want = snapshot(c)
+    script, folder = tmp_path / "schema.rb", tmp_path / "users-export"
+    assert run_tool("export_main", "--port", str(source.thrift2_port), "--schema", "-q",
+                    "-o", str(script))[0] == 0
+    assert run_tool("export_main", "--port", str(source.thrift2_port), "--format", "sequencefile",
+                    "--all-versions", "-t", "app:users", "-o", str(folder), "-q")[0] == 0
+    target = servers()
+    rc, err = run_tool("import_main", "--port", str(target.thrift2_port), "--schema", str(script),
+                       "--format", "sequencefile", "-t", "app:users", "-i", str(folder), "-q")
+    assert (rc, err) == (0, "")
+    with thrift2.client(target.host, target.thrift2_port) as c:
+        assert snapshot(c) == want
+        scanner = c.openScanner(b"app:users", T.TScan(maxVersions=10))
+        rows = c.getScannerRows(scanner, 100)
+    assert [(r.row, [(cv.timestamp, cv.value) for cv in r.columnValues]) for r in rows] == [
+        (b"r\x00%d" % i, [(now - 8, b"v2"), (now - 9, b"v1"), (now - 10, b"v0")]) for i in range(5)]
