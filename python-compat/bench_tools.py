@@ -2,7 +2,7 @@
 
     .venv/bin/python bench_tools.py reset [--tables 100 --rows 1000 --repeat 5]
     .venv/bin/python bench_tools.py transfer [--rows 100000 --columns 5 --versions 2]
-                                             [--binary] [--base64]
+                                             [--binary] [--base64 | --sequencefile]
     .venv/bin/python bench_tools.py happybase [--seconds 3 --repeat 3]
 
 Uses HBASE_EMULATOR_BIN (else build/hbase-emulator). Prints one line per figure.
@@ -90,20 +90,28 @@ def bench_transfer(args):
             create(c, "bench", max_versions=args.versions)
             cells = fill(c, b"bench", args.rows, args.columns, args.versions,
                          value=binary_value if args.binary else (lambda r: b"v%08d" % r))
+        seq = ["--format", "sequencefile", "-t", "bench"] if args.sequencefile else []
+        if args.sequencefile:
+            # HBase's Import writes into an existing table.
+            with thrift2.client(dst.host, dst.thrift2_port) as d:
+                create(d, "bench", max_versions=args.versions)
         with tempfile.TemporaryDirectory() as tmp:
-            dump = os.path.join(tmp, "dump.jsonl")
+            dump = os.path.join(tmp, "export" if args.sequencefile else "dump.jsonl")
             for verb, argv in (
                     ("export", [str(bindir / "hbase-emulator-export"), "--host", src.host, "--port",
-                                str(src.thrift2_port), "-o", dump, "-q"]
-                     + (["--base64"] if args.base64 else [])),
+                                str(src.thrift2_port), "-o", dump, "-q"] + seq
+                     + (["--base64"] if args.base64 else [])
+                     + (["--all-versions"] if args.sequencefile else [])),
                     ("import", [str(bindir / "hbase-emulator-import"), "--host", dst.host, "--port",
-                                str(dst.thrift2_port), "-i", dump, "-q"])):
+                                str(dst.thrift2_port), "-i", dump, "-q"] + seq)):
                 began = time.perf_counter()
                 subprocess.run(argv, check=True)
                 elapsed = time.perf_counter() - began
                 print("%s of %d cells: %.1f s, %.0f cells/s" % (verb, cells, elapsed, cells / elapsed))
+            size = (sum(os.path.getsize(os.path.join(dump, f)) for f in os.listdir(dump))
+                    if os.path.isdir(dump) else os.path.getsize(dump))
             print("file: %.0f MB; largest tool process RSS: %.0f MB" % (
-                os.path.getsize(dump) / 1e6,
+                size / 1e6,
                 resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0))
     finally:
         src.stop()
@@ -205,6 +213,8 @@ def main():
     p.add_argument("--versions", type=int, default=2)
     p.add_argument("--binary", action="store_true", help="transfer: random-looking byte values")
     p.add_argument("--base64", action="store_true", help="transfer: export in base64")
+    p.add_argument("--sequencefile", action="store_true",
+                   help="transfer: in HBase's Export format (a SequenceFile folder)")
     args = p.parse_args()
     if args.what == "happybase":
         bench_happybase(args)

@@ -127,8 +127,17 @@ void ApplyArgument(const Value& raw, t2::TTableDescriptor* desc, std::vector<std
   }
 
   // 3) Table attributes, with or without METHOD => 'table_att'.
+  for (const auto& key : ApplyTableAttributes(Without(arg, {"METHOD"}), desc)) {
+    notes->push_back("Unknown argument ignored: " + key);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ApplyTableAttributes(const Value& arg, t2::TTableDescriptor* desc) {
   static const std::regex kCoprocessor("coprocessor", std::regex::icase);
-  for (const auto& [k, v] : Without(arg, {"METHOD"}).pairs) {
+  std::vector<std::string> ignored;
+  for (const auto& [k, v] : arg.pairs) {
     const std::string key = k.ToS();
     if (key == "METADATA" || key == "CONFIGURATION") {
       if (!v.IsHash()) throw ShellError(key + " must be a Hash type");
@@ -144,13 +153,12 @@ void ApplyArgument(const Value& raw, t2::TTableDescriptor* desc, std::vector<std
       throw ShellError("org.apache.hadoop.hbase.DoNotRetryIOException: Class " + cls +
                        " cannot be loaded (hbase-emulator runs no coprocessors)");
     } else {
-      notes->push_back("Unknown argument ignored: " + key);
+      ignored.push_back(key);
     }
   }
   desc->__isset.attributes = true;
+  return ignored;
 }
-
-}  // namespace
 
 void Alter(CommandContext& ctx) {
   const std::string table = StringArg(ctx, 0, "table");

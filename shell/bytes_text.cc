@@ -4,6 +4,8 @@
 #include <cstring>
 #include <limits>
 
+#include "storage/name_chars.h"
+
 namespace hbemu::shell {
 
 std::string ToStringBinary(const std::string& bytes) {
@@ -19,6 +21,29 @@ std::string ToStringBinary(const std::string& bytes) {
       char buf[5];
       std::snprintf(buf, sizeof(buf), "\\x%02X", c);
       out += buf;
+    }
+  }
+  return out;
+}
+
+std::string SplitKeyBytes(const std::string& text) {
+  const std::vector<uint16_t> in = storage::DecodeAsJavaString(text);
+  auto hex = [](uint16_t c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == '\\' && i + 1 < in.size() && in[i + 1] == 'x') {
+      const int hi = i + 2 < in.size() ? hex(in[i + 2]) : -1;
+      const int lo = i + 3 < in.size() ? hex(in[i + 3]) : -1;
+      if (hi < 0 || lo < 0) continue;  // a bogus escape: its backslash is dropped, as in HBase
+      out += static_cast<char>(hi * 16 + lo);
+      i += 3;
+    } else {
+      out += static_cast<char>(in[i] & 0xff);
     }
   }
   return out;

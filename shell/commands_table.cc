@@ -53,7 +53,8 @@ void Create(CommandContext& ctx) {
       continue;
     }
     if (!a.IsHash()) throw ShellError("Don't know how to handle " + a.Inspect());
-    if (a.Find("NAME")) {
+    const bool family = a.Find("NAME") != nullptr;
+    if (family) {
       t2::TColumnFamilyDescriptor f;
       std::vector<std::string> ignored;
       ApplyFamilySpec(a, &f, &ignored);
@@ -62,10 +63,28 @@ void Create(CommandContext& ctx) {
         notes.push_back("Unknown argument ignored for column family " + f.name + ": " + k);
       }
       families.push_back(f);
+    } else if (const Value* m = a.Find("METHOD"); m != nullptr && m->ToS() != "table_att") {
+      throw ShellError("table_att is currently the only supported method");
     }
     if (const Value* s = a.Find("SPLITS")) {
       if (!s->IsArray()) throw ShellError("SPLITS must be an Array");
-      for (const auto& item : s->items) splits.push_back(item.ToS());
+      // HBase's shell reads each key with Bytes.toBytesBinary, so '\x00' in single quotes is
+      // the byte 0.
+      for (const auto& item : s->items) splits.push_back(SplitKeyBytes(item.ToS()));
+    }
+    if (!family) {
+      // What is left of a hash without NAME: table attributes (DURABILITY, METADATA, ...).
+      Value rest;
+      rest.kind = Value::Kind::kHash;
+      for (const auto& [k, v] : a.pairs) {
+        const std::string key = k.ToS();
+        if (key != "METHOD" && key != "SPLITS" && key != "NUMREGIONS" && key != "SPLITALGO") {
+          rest.pairs.emplace_back(k, v);
+        }
+      }
+      for (const auto& key : ApplyTableAttributes(rest, &desc)) {
+        notes.push_back("An argument ignored (unknown or overridden): " + key);
+      }
     }
     if (const Value* n = a.Find("NUMREGIONS")) {
       const Value* algo = a.Find("SPLITALGO");

@@ -1,6 +1,7 @@
 #include "shell/descriptors.h"
 
 #include <cstdio>
+#include <set>
 
 #include "shell/bytes_text.h"
 #include "shell/shell.h"
@@ -124,12 +125,36 @@ void ApplyFamilySpec(const Value& spec, t2::TColumnFamilyDescriptor* f,
         }
       }
       if (!found) throw ShellError("No enum constant DataBlockEncoding." + s);
+    } else if (key == "METADATA" || key == "CONFIGURATION") {
+      // HBase's shell sets each pair with setValue / setConfiguration.
+      if (!v.IsHash()) throw ShellError(key + " must be a Hash type");
+      for (const auto& [mk, mv] : v.pairs) {
+        if (key == "METADATA") {
+          f->attributes[mk.ToS()] = mv.ToS();
+          f->__isset.attributes = true;
+        } else {
+          f->configuration[mk.ToS()] = mv.ToS();
+          f->__isset.configuration = true;
+        }
+      }
     } else if (key == "METHOD") {
       continue;  // handled by alter
     } else {
       ignored->push_back(key);
     }
   }
+}
+
+const std::set<std::string>& FamilySettingKeys() {
+  static const std::set<std::string> kKeys = {
+      "BLOCKCACHE", "BLOCKSIZE", "BLOOMFILTER", "CACHE_BLOOMS_ON_WRITE", "CACHE_DATA_ON_WRITE",
+      "CACHE_INDEX_ON_WRITE", "COMPRESSION", "COMPRESSION_COMPACT", "COMPRESSION_COMPACT_MAJOR",
+      "COMPRESSION_COMPACT_MINOR", "COMPRESS_TAGS", "DATA_BLOCK_ENCODING", "DFS_REPLICATION",
+      "ENCRYPTION", "ENCRYPTION_KEY", "EVICT_BLOCKS_ON_CLOSE", "INDEX_BLOCK_ENCODING", "IN_MEMORY",
+      "IN_MEMORY_COMPACTION", "IS_MOB", "KEEP_DELETED_CELLS", "MIN_VERSIONS",
+      "MOB_COMPACT_PARTITION_POLICY", "MOB_THRESHOLD", "NEW_VERSION_BEHAVIOR",
+      "PREFETCH_BLOCKS_ON_OPEN", "REPLICATION_SCOPE", "STORAGE_POLICY", "TTL", "VERSIONS"};
+  return kKeys;
 }
 
 std::string DescribeFamily(const t2::TColumnFamilyDescriptor& f) {
@@ -179,8 +204,20 @@ std::string DescribeFamily(const t2::TColumnFamilyDescriptor& f) {
   out += ", COMPRESSION => " + q(compression);
   out += std::string(", BLOCKCACHE => ") +
          q(!f.__isset.blockCacheEnabled || f.blockCacheEnabled ? "true" : "false");
-  out += ", BLOCKSIZE => " + q(block_text) + "}";
-  return out;
+  out += ", BLOCKSIZE => " + q(block_text);
+  // Then, as HBase prints them, the values that are no setting of its own, and the configuration.
+  std::string metadata;
+  for (const auto& [k, v] : f.attributes) {
+    if (FamilySettingKeys().count(k)) continue;
+    metadata += (metadata.empty() ? "" : ", ") + q(k) + " => " + q(ToStringBinary(v));
+  }
+  if (!metadata.empty()) out += ", METADATA => {" + metadata + "}";
+  std::string configuration;
+  for (const auto& [k, v] : f.configuration) {
+    configuration += (configuration.empty() ? "" : ", ") + q(k) + " => " + q(v);
+  }
+  if (!configuration.empty()) out += ", CONFIGURATION => {" + configuration + "}";
+  return out + "}";
 }
 
 std::vector<std::string> ComputeSplits(const std::string& algorithm, int64_t regions) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ hbemu::thrift2::TTableDescriptor ForWriting(hbemu::thrift2::TTableDescriptor des
 // Keys HBase's shell knows but a Thrift client cannot set are reported in *ignored.
 void ApplyFamilySpec(const Value& spec, hbemu::thrift2::TColumnFamilyDescriptor* family,
                      std::vector<std::string>* ignored);
+
+// Family value keys that are settings of HBase's own (ColumnFamilyDescriptorBuilder's); describe
+// lists every other key under METADATA.
+const std::set<std::string>& FamilySettingKeys();
 
 // A family as HBase 2.6's describe prints it: {NAME => 'f', VERSIONS => '1', ...}. Unset
 // fields show HBase's defaults.

@@ -27,7 +27,7 @@ import json
 import sys
 from json.encoder import encode_basestring_ascii as _json_str
 
-from . import bytes_text, cli, thrift2, thrift_json
+from . import bytes_text, cli, seq_cli, seq_import, thrift2, thrift_json
 from .cli import UserError
 from .progress import Progress
 
@@ -447,12 +447,21 @@ def export_main(argv=None):
 
 
 def _export_cli(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if seq_cli.wants_sequencefile(argv):
+        return seq_cli.export_cli(argv)
     p = cli.Parser(prog="hbase-emulator-export",
                    description="Export HBase tables (schema and cells) as JSON Lines.")
     cli.add_connection_args(p)
+    p.add_argument("--format", choices=seq_cli.FORMATS, default="jsonl",
+                   help="jsonl (default) or sequencefile: HBase's Export format, a folder that "
+                        "HBase's Import reads (see --format sequencefile --help)")
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
     p.add_argument("-t", "--table", action="append", help="table to export (repeatable; "
                    "default every user table)")
+    p.add_argument("--schema", action="store_true",
+                   help="write the schema only, as an hbase shell script (create_namespace and "
+                        "create commands) that HBase's shell, hbase-shell and --init run")
     p.add_argument("--newest", action="store_true", help="only the newest version of each cell")
     p.add_argument("--schema-only", action="store_true", help="namespaces and tables, no cells")
     p.add_argument("--base64", action="store_true",
@@ -465,6 +474,8 @@ def _export_cli(argv):
     args = p.parse_args(argv)
     if args.tsv:
         return _export_tsv(args)
+    if args.schema:
+        return _export_schema(args)
     client = cli.connect(args.host, args.port)
     try:
         # A failed export leaves no file behind (cli.output_file).
@@ -476,6 +487,43 @@ def _export_cli(argv):
     finally:
         client.close()
     return 0
+
+
+def _export_schema(args):
+    from . import schema_script
+
+    if args.schema_only or args.base64 or args.newest:
+        raise UserError("--schema writes a shell script of the schema only: no --schema-only, "
+                        "--base64 or --newest", cli.USAGE_EXIT)
+
+    def warn(message):
+        sys.stderr.write("hbase-emulator-export: %s\n" % message)
+
+    client = cli.connect(args.host, args.port)
+    try:
+        with cli.output_file(args.output) as out:
+            namespaces, tables = schema_script.write_schema(
+                client, out, args.table, warn, source="%s:%d" % (args.host, args.port))
+    finally:
+        client.close()
+    if not args.quiet:
+        sys.stderr.write("hbase-emulator-export: schema of %d namespace%s and %d table%s written\n"
+                         % (namespaces, "" if namespaces == 1 else "s", tables,
+                            "" if tables == 1 else "s"))
+    return 0
+
+
+def _input_is_sequencefile(argv):
+    """-i/--input names a folder or a file starting as a SequenceFile does (not stdin)."""
+    for i, arg in enumerate(argv):
+        path = None
+        if arg in ("-i", "--input") and i + 1 < len(argv):
+            path = argv[i + 1]
+        elif arg.startswith("--input="):
+            path = arg.split("=", 1)[1]
+        if path is not None and path != "-":
+            return seq_import.looks_like_sequencefile(path)
+    return False
 
 
 def _export_tsv(args):
@@ -505,10 +553,27 @@ def import_main(argv=None):
 
 
 def _import_cli(argv):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # --schema comes first whatever the format: the tables a SequenceFile import writes into
+    # can then be made from the script.
+    argv, schema_only = _schema_first(argv)
+    if schema_only:
+        return 0
+    if seq_cli.wants_sequencefile(argv) or (
+            "--format" not in argv and not any(a.startswith("--format=") for a in argv)
+            and _input_is_sequencefile(argv)):
+        return seq_cli.import_cli(argv)
     p = cli.Parser(prog="hbase-emulator-import",
                    description="Import a JSON Lines export (text or base64) into an HBase Thrift2 server.")
     cli.add_connection_args(p)
-    p.add_argument("-i", "--input", default="-", help="file to read (default stdin)")
+    p.add_argument("--format", choices=seq_cli.FORMATS, default="jsonl",
+                   help="jsonl (default unless the input is a folder or starts as a SequenceFile) "
+                        "or sequencefile: what HBase's Export wrote (see --format sequencefile --help)")
+    p.add_argument("-i", "--input", default=None, help="file to read (default stdin; with "
+                   "--schema and no -i, only the schema is applied)")
+    p.add_argument("--schema", metavar="SCRIPT",
+                   help="first create the namespaces and tables this hbase shell script (written "
+                        "by hbase-emulator-export --schema) has and the server lacks")
     p.add_argument("--no-create", action="store_true",
                    help="do not create namespaces or tables; fail if a table is missing")
     p.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
@@ -522,7 +587,7 @@ def _import_cli(argv):
         if not sep or not old or not new:
             raise UserError("--rename wants OLD=NEW, not %r" % r, cli.USAGE_EXIT)
         rename[old] = new
-    f, size, name = cli.open_input(args.input)
+    f, size, name = cli.open_input(args.input or "-")
     try:
         client = cli.connect(args.host, args.port)
         try:
@@ -533,6 +598,46 @@ def _import_cli(argv):
         finally:
             client.close()
     finally:
-        if args.input != "-":
+        if args.input not in (None, "-"):
             f.close()
     return 0
+
+
+def _schema_first(argv):
+    """Applies `--schema SCRIPT` (if given) and returns (the other arguments, whether the command
+    line held nothing else to do: no -i)."""
+    for i, arg in enumerate(argv):
+        if arg == "--schema" and i + 1 < len(argv):
+            path, rest = argv[i + 1], argv[:i] + argv[i + 2:]
+        elif arg.startswith("--schema="):
+            path, rest = arg.split("=", 1)[1], argv[:i] + argv[i + 1:]
+        else:
+            continue
+        p = cli.Parser(prog="hbase-emulator-import", add_help=False)
+        cli.add_connection_args(p)
+        p.add_argument("-i", "--input")
+        args, _ = p.parse_known_args(rest)
+        args.schema = path
+        _import_schema(args)
+        return rest, args.input is None
+    return argv, False
+
+
+def _import_schema(args):
+    from . import schema_script
+
+    try:
+        with open(args.schema, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UserError("cannot read %s: %s" % (args.schema, getattr(e, "strerror", None) or e))
+    commands = schema_script.read_schema(text, args.schema)
+    client = cli.connect(args.host, args.port)
+    try:
+        namespaces, tables = schema_script.apply_schema(client, commands)
+    finally:
+        client.close()
+    if not args.quiet:
+        sys.stderr.write("hbase-emulator-import: %s: created %d namespace%s and %d table%s\n"
+                         % (args.schema, namespaces, "" if namespaces == 1 else "s", tables,
+                            "" if tables == 1 else "s"))

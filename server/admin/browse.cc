@@ -76,7 +76,7 @@ json Console::Rows(const std::string& name, const BrowseQuery& query,
   j["start"] = query.start;
   j["prefix"] = query.prefix;
   j["limit"] = read.max_rows;
-  j["markers"] = query.markers;
+  j["markers"] = query.markers_only ? json("only") : json(query.markers);
   PageEnd end{page.next_position, page.next_row, nullptr};
   if (!end.position.empty()) {
     size_t rows_read = 0;
@@ -105,7 +105,7 @@ json Console::Rows(const std::string& name, const BrowseQuery& query,
   size_t shown = 0;
   for (const storage::Store::RawCell& c : page.cells) {
     const bool marker = c.type != storage::CellType::kPut;
-    if (marker && !query.markers) continue;
+    if (marker ? !query.markers : query.markers_only) continue;
     const bool first = row_key == nullptr || c.row != *row_key;
     json next_row;
     if (first) {

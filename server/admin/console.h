@@ -104,6 +104,9 @@ class Console {
     std::string cursor;  // hex of a position where the previous page stopped ("next_cursor")
     size_t limit = 20;   // rows
     bool markers = false;
+    // Delete markers and no puts (markers=only): what an export adds to the cells a Thrift
+    // scan returns, without sending every value again.
+    bool markers_only = false;
   };
   // Sizes one cell of a browse page: `row` is its row without the cells, `first` whether the
   // cell is the first shown of that row.

@@ -81,7 +81,8 @@ Console::BrowseQuery BrowseQueryOf(const std::map<std::string, std::string>& q) 
     query.limit = v;
   }
   const std::string markers = get("markers");
-  query.markers = markers == "1" || markers == "true" || markers == "on";
+  query.markers_only = markers == "only";
+  query.markers = query.markers_only || markers == "1" || markers == "true" || markers == "on";
   return query;
 }
 

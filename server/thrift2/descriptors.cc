@@ -222,6 +222,14 @@ Status ToTableSpec(const thrift2::TTableDescriptor& in, storage::TableDescriptor
   }
   out->durability = in.__isset.durability ? static_cast<storage::Durability>(in.durability)
                                           : storage::Durability::kUseDefault;
+  // A DURABILITY value is what HBase's getDurability reads (the shell's `create ..., DURABILITY
+  // => 'ASYNC_WAL'` sets only that), so without the field it sets the durability.
+  if (auto it = in.attributes.find("DURABILITY"); !in.__isset.durability && it != in.attributes.end()) {
+    for (auto d : {storage::Durability::kSkipWal, storage::Durability::kAsyncWal,
+                   storage::Durability::kSyncWal, storage::Durability::kFsyncWal}) {
+      if (it->second == storage::DurabilityName(d)) out->durability = d;
+    }
+  }
   // HBase's setDurability records the value even for USE_DEFAULT, which then shows among the
   // attributes; only a descriptor that never set it has none.
   if (in.__isset.durability && out->durability == storage::Durability::kUseDefault) {

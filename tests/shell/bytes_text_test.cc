@@ -44,5 +44,16 @@ TEST(BytesTextTest, HexStringSplitSpacesKeysEvenly) {
   EXPECT_EQ(uniform[0], std::string("\x80\0\0\0\0\0\0\0", 8));
 }
 
+// HBase's shell hands each SPLITS string to Java and reads it with Bytes.toBytesBinary: escape
+// text is the byte, a lone malformed byte (double-quoted "\xFF" in Ruby) is U+FFFD, whose low
+// byte 0xFD starts the region in HBase 2.6.1 (checked with its shell).
+TEST(BytesTextTest, SplitKeyBytesReadsAsHBaseShellDoes) {
+  EXPECT_EQ(SplitKeyBytes("a\\x00\\xFF"), std::string("a\0\xff", 3));
+  EXPECT_EQ(SplitKeyBytes("c\xff"), "c\xfd");
+  EXPECT_EQ(SplitKeyBytes("a\\x27b\\x5c"), "a'b\\");
+  EXPECT_EQ(SplitKeyBytes("\xc3\xa9"), "\xe9");  // one char, its low 8 bits
+  EXPECT_EQ(SplitKeyBytes("q\\xZZ"), "qxZZ");      // a bogus escape drops its backslash
+}
+
 }  // namespace
 }  // namespace hbemu::shell

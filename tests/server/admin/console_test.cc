@@ -115,6 +115,33 @@ TEST_F(ConsoleTest, RowsShowEveryVersionAndMarkersOnlyOnRequest) {
   EXPECT_EQ(raw["rows"][0]["cells"][2]["type"], "DeleteColumn");
 }
 
+TEST_F(ConsoleTest, RowsWithMarkersOnlyLeaveOutPutsAndRowsWithoutMarkers) {
+  Put("r1", 1000, "a");
+  storage::RowMutation del;
+  del.row = "r1";
+  del.mutations.push_back({storage::MutationType::kDeleteColumn, "f", "q", 500, ""});
+  ASSERT_OK(store_->Mutate("t", del));
+  Put("r2", 1000, "b");
+  storage::RowMutation family;
+  family.row = "r3";
+  family.mutations.push_back({storage::MutationType::kDeleteFamily, "f", "", 700, ""});
+  ASSERT_OK(store_->Mutate("t", family));
+
+  HttpReply reply = console_->Handle("GET", "/api/tables/t/rows?markers=only");
+  ASSERT_EQ(reply.status, 200);
+  json page = json::parse(reply.body);
+  EXPECT_EQ(page["markers"], "only");
+  ASSERT_EQ(page["rows"].size(), 2u);
+  EXPECT_EQ(page["rows"][0]["key"], "r1");
+  ASSERT_EQ(page["rows"][0]["cells"].size(), 1u);
+  EXPECT_EQ(page["rows"][0]["cells"][0]["type"], "DeleteColumn");
+  EXPECT_EQ(page["rows"][0]["cells"][0]["timestamp"], 500);
+  EXPECT_EQ(page["rows"][1]["key"], "r3");
+  EXPECT_EQ(page["rows"][1]["cells"][0]["type"], "DeleteFamily");
+  EXPECT_EQ(json::parse(console_->Handle("GET", "/api/tables/t/rows?markers=1").body)["markers"],
+            true);
+}
+
 TEST_F(ConsoleTest, RowsPageByLimitAndFilterByPrefix) {
   for (const char* row : {"a1", "a2", "a3", "b1"}) Put(row, 1, "v");
   Console::BrowseQuery q;
