@@ -267,13 +267,14 @@ def test_compressed_exports_round_trip(server, tmp_path, flags, compression, cod
     assert cells_of(server, copy) == expected
 
 
-def test_part_files_split_by_size_and_import_reads_them_all(server, tmp_path):
+@pytest.mark.parametrize("compress", ["none", "block"])
+def test_part_files_split_by_size_and_import_reads_them_all(server, tmp_path, compress):
     with thrift2.client(server.host, server.thrift2_port) as c:
         name = make_dataset(c, unique("hbc_p"))
         expected = all_cells(c, name)
     out = tmp_path / "parts"
     ok(run(EXPORT, server, "-q", "--format", "sequencefile", "-t", name, "-o", out,
-           "--all-versions", "--part-size", "20000"))
+           "--all-versions", "--part-size", "20000", "--compress", compress))
     parts = sorted(p for p in os.listdir(out) if p.startswith("part-m-"))
     assert len(parts) > 8 and parts == ["part-m-%05d" % i for i in range(len(parts))]
     assert all((out / p).stat().st_size < 20000 + 2000 for p in parts)

@@ -139,7 +139,7 @@ class _Parts:
         if self.writer is None:
             self._open()
         self.writer.append(hbase_result.encode_key(row), hbase_result.encode_result(cells))
-        if self.writer.pos >= self.options.part_bytes:
+        if self.writer.size_estimate >= self.options.part_bytes:
             self.close()
 
     def close(self):
