@@ -293,6 +293,27 @@ def test_several_tables_get_a_folder_each_and_an_empty_table_a_header_only_part(
     assert sorted(os.listdir(out / "default" / b)) == ["_SUCCESS", "part-m-00000"]
 
 
+def test_hbase_properties_are_read_refused_or_ignored_as_named(server, tmp_path):
+    name = _small_table(server)
+    proc = ok(run(EXPORT, server, "-q", "--format", "sequencefile", "-t", name, "-o", tmp_path / "a",
+                  "-Dmapreduce.job.name=x", "-D", "hbase.client.scanner.caching=2"))
+    assert proc.stderr == ("hbase-emulator-export: -Dmapreduce.job.name has nothing to tune here "
+                           "(no MapReduce job); ignored\n")
+    assert len(read_folder(tmp_path / "a")) == 6
+    proc = run(EXPORT, server, "--format", "sequencefile", "-t", name, "-o", tmp_path / "b",
+               "-Dhbase.mapreduce.scan.row.strat=a")
+    assert proc.returncode == 2 and "did you mean hbase.mapreduce.scan.row.start?" in proc.stderr
+    proc = run(EXPORT, server, "--format", "sequencefile", "-t", name, "-o", tmp_path / "c",
+               "-Dhbase.export.scanner.batch=10")
+    assert proc.returncode == 2 and "is not supported: it splits wide rows" in proc.stderr
+    copy = create(server, unique(), ((b"f", 10), (b"g", 10)))
+    ok(run(IMPORT, server, "-q", "-t", copy, "-i", tmp_path / "a", "-Dimport.wal.durability=SKIP_WAL"))
+    assert len(cells_of(server, copy)) == 12
+    proc = run(IMPORT, server, "-t", copy, "-i", tmp_path / "a", "-Dimport.bulk.output=/tmp/x")
+    assert proc.returncode == 2 and "-Dimport.bulk.output is not supported" in proc.stderr
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+
+
 def test_export_refuses_an_existing_folder_and_leaves_none_when_it_fails(server, tmp_path):
     (tmp_path / "there").mkdir()
     proc = run(EXPORT, server, "--format", "sequencefile", "-t", _small_table(server), "-o",
@@ -332,6 +353,8 @@ def _malformed():
     bad_proto[value_at] = 0x0F
     wrong_key = data.replace(hbase_result.KEY_CLASS.encode(), b"org.apache.hadoop.io.Text" +
                              b" " * (len(hbase_result.KEY_CLASS) - 25), 1)
+    wrong_value = data.replace(hbase_result.VALUE_CLASS.encode(), b"org.apache.hadoop.io.Text" +
+                               b" " * (len(hbase_result.VALUE_CLASS) - 25), 1)
     # record-compressed whose third value is not zlib at all
     out = io.BytesIO()
     w = sequencefile.Writer(out, hbase_result.KEY_CLASS, hbase_result.VALUE_CLASS, "record",
@@ -351,6 +374,8 @@ def _malformed():
         "truncated_mid_record": (data[:third + 10], third, "the file ends inside a record", 2),
         "bad_protobuf": (bytes(bad_proto), third, "wire type 7", 2),
         "wrong_key_class": (wrong_key, 4, "its key class is org.apache.hadoop.io.Text", 0),
+        "wrong_value_class": (wrong_value, 4 + 1 + len(hbase_result.KEY_CLASS),
+                              "its value class is org.apache.hadoop.io.Text", 0),
         "zlib_garbage": (bytes(z), zoff[2], "does not decompress", 2),
         "negative_record_length": (bytes(negative), third, "record length -5", 2),
     }

@@ -118,8 +118,11 @@ class _Writer:
 
 def _check_classes(reader, path):
     h = reader.header
+    # Offsets of the two class names: after b"SEQ", the version byte and (for the value's) the
+    # key's name with its one-byte length.
+    value_at = 4 + 1 + len(h.key_class.encode("utf-8"))
     for what, have, want, at in (("key", h.key_class, hbase_result.KEY_CLASS, 4),
-                                 ("value", h.value_class, hbase_result.VALUE_CLASS, 4)):
+                                 ("value", h.value_class, hbase_result.VALUE_CLASS, value_at)):
         if have != want:
             raise sequencefile.SequenceFileError(
                 path, at, "its %s class is %s, not %s: not a file HBase's Export wrote"
