@@ -167,7 +167,10 @@ def import_sequencefiles(client, table, path, batch_cells=5000, durability=None,
             _stop(writer, "%s at byte %d: %s" % (name, offset, e))
         before += size
     writer.done_bytes = before
-    writer.flush()
+    try:
+        writer.flush()
+    except UserError as e:
+        raise UserError("%s; before it stopped: %s" % (e, writer.summary()))
     progress.done_bytes = progress.total_bytes
     progress.done()
     return writer.cells, writer.markers
