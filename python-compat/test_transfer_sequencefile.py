@@ -4,8 +4,9 @@ Result), through the console scripts against real server processes.
 fixtures/hbase-export/ holds folders written by the real HBase 2.6.1 Export job
 (tests/differential/make_export_fixtures.sh) from one table: binary row keys, an empty
 qualifier, several versions, a value holding every byte and delete markers of all four kinds,
-exported with -Dhbase.mapreduce.include.deleted.rows=true uncompressed, RECORD- and
-BLOCK-compressed (DefaultCodec); scan.json is what HBase's Thrift2 scan showed of that table.
+exported with -Dhbase.mapreduce.include.deleted.rows=true: every version uncompressed, RECORD-
+and BLOCK-compressed (DefaultCodec), and Export's default newest version (plain-newest);
+scan.json is what HBase's Thrift2 scan showed of that table.
 """
 
 import io
@@ -126,17 +127,20 @@ def test_import_finds_the_format_by_itself(server):
     assert cells_of(server, other) == recorded_scan()
 
 
-def test_export_with_markers_writes_hbase_export_bytes_for_the_cells_a_scan_sees(server, tmp_path):
+@pytest.mark.parametrize("form,versions", [("plain", ["--all-versions"]), ("plain-newest", [])])
+def test_export_with_markers_writes_hbase_export_bytes_for_the_cells_a_scan_sees(server, tmp_path,
+                                                                                form, versions):
     """Importing HBase's export and exporting it again with --include-deleted gives, row for
-    row, the Result bytes HBase wrote, less the puts the markers hide."""
+    row, the Result bytes HBase's Export wrote, less the puts the markers hide; with Export's
+    default of one version too (markers do not count as versions)."""
     name = create(server, unique())
     ok(run(IMPORT, server, "-q", "-t", name, "-i", FIXTURES / "plain"))
     out = tmp_path / "again"
     ok(run(EXPORT, server, "-q", "--format", "sequencefile", "-t", name, "-o", out,
-           "--all-versions", "--include-deleted", "--admin-port", server.ports["admin"]))
+           "--include-deleted", "--admin-port", server.ports["admin"], *versions))
     visible = set(recorded_scan())
     expected = []
-    for row, cells in read_folder(FIXTURES / "plain"):
+    for row, cells in read_folder(FIXTURES / form):
         kept = [c for c in cells if c[4] != hbase_result.PUT or (c[0], c[1], c[2], c[3], c[5]) in visible]
         expected.append((row, hbase_result.encode_result(kept)))
     got = [(row, hbase_result.encode_result(cells)) for row, cells in read_folder(out)]
@@ -146,13 +150,14 @@ def test_export_with_markers_writes_hbase_export_bytes_for_the_cells_a_scan_sees
     # The -D spelling of HBase's Export does the same.
     again = tmp_path / "d"
     ok(run(EXPORT, server, "-q", "--format", "sequencefile", "-t", name, "-o", again,
-           "--all-versions", "-Dhbase.mapreduce.include.deleted.rows=true",
-           "--admin-port", server.ports["admin"]))
+           "-Dhbase.mapreduce.include.deleted.rows=true", "--admin-port", server.ports["admin"],
+           *versions))
     assert [(r, hbase_result.encode_result(c)) for r, c in read_folder(again)] == expected
-    # Imported into a fresh table, the markers hide what they hid.
-    copy = create(server, unique())
-    ok(run(IMPORT, server, "-q", "-t", copy, "-i", out))
-    assert cells_of(server, copy) == recorded_scan()
+    if versions:
+        # Imported into a fresh table, the markers hide what they hid.
+        copy = create(server, unique())
+        ok(run(IMPORT, server, "-q", "-t", copy, "-i", out))
+        assert cells_of(server, copy) == recorded_scan()
 
 
 def test_include_deleted_without_the_admin_api_is_one_line(server, tmp_path):
@@ -267,13 +272,14 @@ def test_compressed_exports_round_trip(server, tmp_path, flags, compression, cod
     assert cells_of(server, copy) == expected
 
 
-def test_part_files_split_by_size_and_import_reads_them_all(server, tmp_path):
+@pytest.mark.parametrize("compress", ["none", "block"])
+def test_part_files_split_by_size_and_import_reads_them_all(server, tmp_path, compress):
     with thrift2.client(server.host, server.thrift2_port) as c:
         name = make_dataset(c, unique("hbc_p"))
         expected = all_cells(c, name)
     out = tmp_path / "parts"
     ok(run(EXPORT, server, "-q", "--format", "sequencefile", "-t", name, "-o", out,
-           "--all-versions", "--part-size", "20000"))
+           "--all-versions", "--part-size", "20000", "--compress", compress))
     parts = sorted(p for p in os.listdir(out) if p.startswith("part-m-"))
     assert len(parts) > 8 and parts == ["part-m-%05d" % i for i in range(len(parts))]
     assert all((out / p).stat().st_size < 20000 + 2000 for p in parts)
@@ -290,6 +296,27 @@ def test_several_tables_get_a_folder_each_and_an_empty_table_a_header_only_part(
     assert len(read_folder(out / "default" / a)) == 6
     assert read_folder(out / "default" / b) == []
     assert sorted(os.listdir(out / "default" / b)) == ["_SUCCESS", "part-m-00000"]
+
+
+def test_hbase_properties_are_read_refused_or_ignored_as_named(server, tmp_path):
+    name = _small_table(server)
+    proc = ok(run(EXPORT, server, "-q", "--format", "sequencefile", "-t", name, "-o", tmp_path / "a",
+                  "-Dmapreduce.job.name=x", "-D", "hbase.client.scanner.caching=2"))
+    assert proc.stderr == ("hbase-emulator-export: -Dmapreduce.job.name has nothing to tune here "
+                           "(no MapReduce job); ignored\n")
+    assert len(read_folder(tmp_path / "a")) == 6
+    proc = run(EXPORT, server, "--format", "sequencefile", "-t", name, "-o", tmp_path / "b",
+               "-Dhbase.mapreduce.scan.row.strat=a")
+    assert proc.returncode == 2 and "did you mean hbase.mapreduce.scan.row.start?" in proc.stderr
+    proc = run(EXPORT, server, "--format", "sequencefile", "-t", name, "-o", tmp_path / "c",
+               "-Dhbase.export.scanner.batch=10")
+    assert proc.returncode == 2 and "is not supported: it splits wide rows" in proc.stderr
+    copy = create(server, unique(), ((b"f", 10), (b"g", 10)))
+    ok(run(IMPORT, server, "-q", "-t", copy, "-i", tmp_path / "a", "-Dimport.wal.durability=SKIP_WAL"))
+    assert len(cells_of(server, copy)) == 12
+    proc = run(IMPORT, server, "-t", copy, "-i", tmp_path / "a", "-Dimport.bulk.output=/tmp/x")
+    assert proc.returncode == 2 and "-Dimport.bulk.output is not supported" in proc.stderr
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
 
 
 def test_export_refuses_an_existing_folder_and_leaves_none_when_it_fails(server, tmp_path):
@@ -331,6 +358,8 @@ def _malformed():
     bad_proto[value_at] = 0x0F
     wrong_key = data.replace(hbase_result.KEY_CLASS.encode(), b"org.apache.hadoop.io.Text" +
                              b" " * (len(hbase_result.KEY_CLASS) - 25), 1)
+    wrong_value = data.replace(hbase_result.VALUE_CLASS.encode(), b"org.apache.hadoop.io.Text" +
+                               b" " * (len(hbase_result.VALUE_CLASS) - 25), 1)
     # record-compressed whose third value is not zlib at all
     out = io.BytesIO()
     w = sequencefile.Writer(out, hbase_result.KEY_CLASS, hbase_result.VALUE_CLASS, "record",
@@ -350,6 +379,8 @@ def _malformed():
         "truncated_mid_record": (data[:third + 10], third, "the file ends inside a record", 2),
         "bad_protobuf": (bytes(bad_proto), third, "wire type 7", 2),
         "wrong_key_class": (wrong_key, 4, "its key class is org.apache.hadoop.io.Text", 0),
+        "wrong_value_class": (wrong_value, 4 + 1 + len(hbase_result.KEY_CLASS),
+                              "its value class is org.apache.hadoop.io.Text", 0),
         "zlib_garbage": (bytes(z), zoff[2], "does not decompress", 2),
         "negative_record_length": (bytes(negative), third, "record length -5", 2),
     }

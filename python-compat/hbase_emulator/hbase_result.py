@@ -51,7 +51,12 @@ def decode_key(data):
 
 # ---- protobuf wire format
 
+_SMALL = [bytes([i]) for i in range(128)]
+
+
 def _varint(n):
+    if n < 128:
+        return _SMALL[n]
     out = bytearray()
     while n > 0x7f:
         out.append((n & 0x7f) | 0x80)
@@ -75,30 +80,38 @@ def _read_varint(data, pos, end):
             raise FormatError("a varint longer than 10 bytes")
 
 
-def _fields(data, pos, end):
-    """Yields (field number, wire type, value) of the message in data[pos:end]; a
-    length-delimited value is (start, stop) within data."""
-    while pos < end:
+def _field(data, pos, end):
+    """(field number, wire type, value, position after it) of the field at data[pos]; a
+    length-delimited value is its (start, stop) within data. Written out rather than layered on
+    helpers: it runs for every field of every cell an import reads."""
+    key = data[pos]
+    if key < 0x80:
+        pos += 1
+    else:
         key, pos = _read_varint(data, pos, end)
-        number, wire = key >> 3, key & 7
-        if number == 0:
-            raise FormatError("field number 0")
-        if wire == 0:
-            value, pos = _read_varint(data, pos, end)
-        elif wire == 2:
-            n, pos = _read_varint(data, pos, end)
-            if pos + n > end:
-                raise FormatError("field %d of %d bytes runs past the end of its message" % (number, n))
-            value, pos = (pos, pos + n), pos + n
-        elif wire == 1 or wire == 5:
-            size = 8 if wire == 1 else 4
-            if pos + size > end:
-                raise FormatError("field %d runs past the end of its message" % number)
-            value, pos = None, pos + size
+    number, wire = key >> 3, key & 7
+    if number == 0:
+        raise FormatError("field number 0")
+    if wire == 2:
+        if pos < end and data[pos] < 0x80:
+            n = data[pos]
+            pos += 1
         else:
-            # Groups (3, 4) are not in HBase's messages; 6 and 7 are not wire types.
-            raise FormatError("field %d has wire type %d" % (number, wire))
-        yield number, wire, value
+            n, pos = _read_varint(data, pos, end)
+        stop = pos + n
+        if stop > end:
+            raise FormatError("field %d of %d bytes runs past the end of its message" % (number, n))
+        return number, 2, (pos, stop), stop
+    if wire == 0:
+        value, pos = _read_varint(data, pos, end)
+        return number, 0, value, pos
+    if wire == 1 or wire == 5:
+        pos += 8 if wire == 1 else 4
+        if pos > end:
+            raise FormatError("field %d runs past the end of its message" % number)
+        return number, wire, None, pos
+    # Groups (3, 4) are not in HBase's messages; 6 and 7 are not wire types.
+    raise FormatError("field %d has wire type %d" % (number, wire))
 
 
 def _bytes_field(number, data):
@@ -112,25 +125,32 @@ _RESULT_TAIL = b"\x20\x00\x28\x00"  # stale (4) and partial (5), both false
 
 
 def encode_cell(row, family, qualifier, timestamp, cell_type, value):
-    return b"".join((_bytes_field(1, row), _bytes_field(2, family), _bytes_field(3, qualifier),
-                     b"\x20", _varint(timestamp % _U64), b"\x28", _varint(cell_type),
-                     _bytes_field(6, value), _CELL_TAIL))
+    # Tag bytes: (field number << 3) | wire type, for fields 1, 2, 3 and 6 (bytes), 4 and 5.
+    return b"".join((b"\x0a", _varint(len(row)), row, b"\x12", _varint(len(family)), family,
+                     b"\x1a", _varint(len(qualifier)), qualifier, b"\x20",
+                     _varint(timestamp % _U64), b"\x28", _SMALL[cell_type], b"\x32",
+                     _varint(len(value)), value, _CELL_TAIL))
 
 
 def encode_result(cells):
     """The value bytes for (row, family, qualifier, timestamp, type, value) cells, in HBase's
     cell order already."""
-    body = b"".join(_bytes_field(1, encode_cell(*c)) for c in cells) + _RESULT_TAIL
+    parts = []
+    for c in cells:
+        cell = encode_cell(*c)
+        parts += (b"\x0a", _varint(len(cell)), cell)
+    parts.append(_RESULT_TAIL)
+    body = b"".join(parts)
     return _varint(len(body)) + body
 
 
 def _decode_cell(data, pos, end):
     row = family = qualifier = value = b""
-    timestamp = None
-    cell_type = None
-    for number, wire, v in _fields(data, pos, end):
+    timestamp = cell_type = None
+    while pos < end:
+        number, wire, v, pos = _field(data, pos, end)
         if wire == 2 and number in (1, 2, 3, 6):
-            b = bytes(data[v[0]:v[1]])
+            b = data[v[0]:v[1]]
             if number == 1:
                 row = b
             elif number == 2:
@@ -161,9 +181,11 @@ def decode_result(data):
     if end != len(data):
         raise FormatError("the Result message says %d bytes but the value holds %d after its length"
                           % (length, len(data) - pos))
+    data = bytes(data)
     cells = []
     associated = 0
-    for number, wire, v in _fields(data, pos, end):
+    while pos < end:
+        number, wire, v, pos = _field(data, pos, end)
         if number == 1:
             if wire != 2:
                 raise FormatError("Result field 1 has the wrong wire type %d" % wire)

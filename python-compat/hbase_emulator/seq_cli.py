@@ -120,7 +120,8 @@ def export_cli(argv):
                    help="none (default, as Export), record (each value) or block")
     p.add_argument("--codec", default="default",
                    help="with --compress: default (zlib, Hadoop's DefaultCodec) or gzip "
-                        "(GzipCodec; Hadoop reads it only with its native library)")
+                        "(GzipCodec: HBase's Import reads it; Hadoop without its native library "
+                        "cannot write it)")
     p.add_argument("--part-size", type=cli.positive_int, default=seq_export.DEFAULT_PART_BYTES,
                    metavar="BYTES", help="start a new part file past this size (default 256 MiB)")
     p.add_argument("--batch-rows", type=cli.positive_int, default=1000, help="rows per scanner call")

@@ -139,7 +139,7 @@ class _Parts:
         if self.writer is None:
             self._open()
         self.writer.append(hbase_result.encode_key(row), hbase_result.encode_result(cells))
-        if self.writer.pos >= self.options.part_bytes:
+        if self.writer.size_estimate >= self.options.part_bytes:
             self.close()
 
     def close(self):
@@ -224,6 +224,8 @@ def export(client, out_dir, tables, options, markers=None, progress=None):
         os.rename(work, out_dir)
     except OSError as e:
         shutil.rmtree(work, ignore_errors=True)
+        if e.filename is None:
+            raise  # not a file: a connection (cli.run reports it)
         raise UserError("cannot write %s: %s" % (out_dir, e.strerror or e))
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

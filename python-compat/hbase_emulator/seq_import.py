@@ -118,8 +118,11 @@ class _Writer:
 
 def _check_classes(reader, path):
     h = reader.header
+    # Offsets of the two class names: after b"SEQ", the version byte and (for the value's) the
+    # key's name with its one-byte length.
+    value_at = 4 + 1 + len(h.key_class.encode("utf-8"))
     for what, have, want, at in (("key", h.key_class, hbase_result.KEY_CLASS, 4),
-                                 ("value", h.value_class, hbase_result.VALUE_CLASS, 4)):
+                                 ("value", h.value_class, hbase_result.VALUE_CLASS, value_at)):
         if have != want:
             raise sequencefile.SequenceFileError(
                 path, at, "its %s class is %s, not %s: not a file HBase's Export wrote"
@@ -164,7 +167,10 @@ def import_sequencefiles(client, table, path, batch_cells=5000, durability=None,
             _stop(writer, "%s at byte %d: %s" % (name, offset, e))
         before += size
     writer.done_bytes = before
-    writer.flush()
+    try:
+        writer.flush()
+    except UserError as e:
+        raise UserError("%s; before it stopped: %s" % (e, writer.summary()))
     progress.done_bytes = progress.total_bytes
     progress.done()
     return writer.cells, writer.markers

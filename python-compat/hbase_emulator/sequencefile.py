@@ -362,5 +362,11 @@ class Writer:
         self._write(b"".join(parts))
         self._keys, self._values, self._gathered = [], [], 0
 
+    @property
+    def size_estimate(self):
+        """Bytes written plus the raw size of a block still gathered: what the file will be
+        at most (a gathered block shrinks when compressed)."""
+        return self.pos + self._gathered
+
     def close(self):
         self._write_block()

@@ -15,9 +15,11 @@ encoding, enums as their numbers); `splits` are the region start keys (from
 getAllRegionLocations) that createTable takes back as split keys.
 
 Only cells that a Thrift scan returns can be exported: HBase's Thrift gateways offer no raw scan,
-so delete markers never leave the server, and an export holds what a reader sees (all versions
-kept by the table, or only the newest). Import writes cells with their own timestamps through
-putMultiple and accepts type "Put" only.
+so delete markers never leave the server in this format, and an export holds what a reader sees
+(all versions kept by the table, or only the newest). Import writes cells with their own
+timestamps through putMultiple and accepts type "Put" only. `--format sequencefile` hands both
+commands to seq_cli: HBase's own Export format, which carries delete markers (seq_export,
+seq_import).
 
 Both directions stream: an export holds one batch of rows, an import one batch of cells.
 """

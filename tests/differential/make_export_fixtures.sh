@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates python-compat/fixtures/hbase-export/: the same table exported by HBase's own Export
-# job (with delete markers and every version) uncompressed, record-compressed and block-compressed
+# job with delete markers: every version uncompressed (plain), Export's default of the newest
+# version (plain-newest), and every version record-compressed and block-compressed
 # with DefaultCodec (zlib), plus what a Thrift2 scan of the source table shows. GzipCodec is left
 # out: Hadoop without its native library (libhadoop, which Maven's jars lack) refuses it for
 # SequenceFiles ("SequenceFile doesn't work with GzipCodec without native-hadoop code!"), so
@@ -28,13 +29,15 @@ py create "$HBASE_THRIFT2" "$table"
 deleted=-Dhbase.mapreduce.include.deleted.rows=true
 compress=-Dmapreduce.output.fileoutputformat.compress=true
 mr Export "$deleted" "$table" "file://$work/plain" 10
+# Export's default of one version: delete markers do not count as versions in its raw scan.
+mr Export "$deleted" "$table" "file://$work/plain-newest"
 mr Export "$deleted" "$compress" -Dmapreduce.output.fileoutputformat.compress.type=RECORD \
   -Dmapreduce.output.fileoutputformat.compress.codec=org.apache.hadoop.io.compress.DefaultCodec \
   "$table" "file://$work/record-deflate" 10
 mr Export "$deleted" "$compress" -Dmapreduce.output.fileoutputformat.compress.type=BLOCK \
   -Dmapreduce.output.fileoutputformat.compress.codec=org.apache.hadoop.io.compress.DefaultCodec \
   "$table" "file://$work/block-deflate" 10
-for form in plain record-deflate block-deflate; do
+for form in plain plain-newest record-deflate block-deflate; do
   rm -rf "${out:?}/$form"
   mkdir -p "$out/$form"
   # The job's own files only (Hadoop's local file system adds .crc files beside them).
