@@ -51,6 +51,7 @@ Status CheckTimeRange(const TimeRange& range) {
 Store::Store(const StoreOptions& options)
     : clock_(options.clock != nullptr ? options.clock : Clock::System()),
       sync_writes_(options.sync_writes),
+      before_family_sweep_batch_(options.before_family_sweep_batch),
       row_locks_(new RowLocks()),
       row_clock_(new RowClock()),
       codec_check_(new CodecCheck()) {}
