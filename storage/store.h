@@ -29,6 +29,7 @@ class WriteBatch;
 namespace hbemu::storage {
 
 class Catalog;
+class ClockHorizon;
 class CodecCheck;
 class RowClock;
 class RowLocks;
@@ -230,6 +231,7 @@ class Store {
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<RowLocks> row_locks_;
   std::unique_ptr<RowClock> row_clock_;  // columns the server's pace ran ahead of the clock
+  std::unique_ptr<ClockHorizon> horizon_;  // the row clock's newest mark, kept across restarts
   std::unique_ptr<CodecCheck> codec_check_;  // compression codecs a stock HBase can load
   std::unique_ptr<TableSweeper> sweeper_;
   // Family removal sweeps, and the family additions that must wait for them: a family added
