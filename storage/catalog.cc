@@ -106,6 +106,18 @@ Status Catalog::Load() {
     namespaces_[ns.name] = std::move(ns);
   }
 
+  const std::string dropped_prefix = DroppedFamilyPrefix();
+  for (it->Seek(dropped_prefix); it->Valid() && it->key().starts_with(dropped_prefix);
+       it->Next()) {
+    uint64_t id;
+    std::string family;
+    if (!ParseDroppedFamilyKey(std::string_view(it->key().data(), it->key().size()), &id,
+                               &family)) {
+      return Status::Corruption("bad dropped family key");
+    }
+    dropped_families_.emplace(id, std::move(family));
+  }
+
   const std::string info_prefix = TableInfoPrefix();
   for (it->Seek(info_prefix); it->Valid() && it->key().starts_with(info_prefix); it->Next()) {
     auto table = std::make_shared<TableDescriptor>();
@@ -298,6 +310,10 @@ Status Catalog::ModifyTable(const TableName& name, const TableDescriptor& spec,
   }
   table->values = spec.values;
   table->durability = spec.durability;
+  for (const FamilyDescriptor& family : table->families) {
+    if (current->FindFamily(family.name) != nullptr) continue;
+    HBEMU_RETURN_IF_ERROR(CheckNoDropPendingLocked(*table, family.name));
+  }
   leveldb::WriteBatch batch;
   std::vector<std::string> gone;
   for (const FamilyDescriptor& family : current->families) {
@@ -305,7 +321,9 @@ Status Catalog::ModifyTable(const TableName& name, const TableDescriptor& spec,
     batch.Put(DroppedFamilyKey(table->id, family.name), "");
     gone.push_back(family.name);
   }
+  const uint64_t id = table->id;
   HBEMU_RETURN_IF_ERROR(PublishChangeLocked(hooks, current, std::move(table), &batch));
+  for (const std::string& family : gone) dropped_families_.emplace(id, family);
   removed->insert(removed->end(), gone.begin(), gone.end());
   return Status::OK();
 }
@@ -321,6 +339,7 @@ Status Catalog::AddFamily(const TableName& name, FamilyDescriptor family,
                                           name.ToString() +
                                           "' already exists so cannot be added");
   }
+  HBEMU_RETURN_IF_ERROR(CheckNoDropPendingLocked(*current, family.name));
   auto table = std::make_shared<TableDescriptor>(*current);
   table->families.push_back(std::move(family));
   SortFamilies(&table->families);
@@ -368,29 +387,39 @@ Status Catalog::DeleteFamily(const TableName& name, std::string_view family,
   batch.Put(DroppedFamilyKey(table->id, family), "");
   const uint64_t id = table->id;
   HBEMU_RETURN_IF_ERROR(PublishChangeLocked(hooks, current, std::move(table), &batch));
+  dropped_families_.emplace(id, std::string(family));
   *table_id = id;
   return Status::OK();
 }
 
+Status Catalog::CheckNoDropPendingLocked(const TableDescriptor& table,
+                                         std::string_view family) const {
+  if (dropped_families_.count({table.id, std::string(family)}) == 0) return Status::OK();
+  // Retryable: the removal finishes on its own (or at the next start), as HBase's add waits
+  // for the table's running procedure.
+  return Status::IOError("Column family '" + std::string(family) + "' in table '" +
+                         table.name.ToString() +
+                         "' is still being deleted so cannot be added yet");
+}
+
 std::vector<std::pair<uint64_t, std::string>> Catalog::DroppedFamilies() const {
-  std::vector<std::pair<uint64_t, std::string>> out;
-  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-  const std::string prefix = DroppedFamilyPrefix();
-  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    uint64_t id;
-    std::string family;
-    if (ParseDroppedFamilyKey(std::string_view(it->key().data(), it->key().size()), &id,
-                              &family)) {
-      out.emplace_back(id, std::move(family));
-    }
-  }
-  return out;
+  std::lock_guard<std::mutex> lock(mu_);
+  return std::vector<std::pair<uint64_t, std::string>>(dropped_families_.begin(),
+                                                       dropped_families_.end());
+}
+
+bool Catalog::FamilyDropPending(uint64_t table_id, std::string_view family) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return dropped_families_.count({table_id, std::string(family)}) > 0;
 }
 
 Status Catalog::FinishFamilyDrop(uint64_t table_id, std::string_view family) {
+  std::lock_guard<std::mutex> lock(mu_);
   leveldb::WriteBatch batch;
   batch.Delete(DroppedFamilyKey(table_id, family));
-  return WriteSynced(db_, &batch);
+  HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
+  dropped_families_.erase({table_id, std::string(family)});
+  return Status::OK();
 }
 
 Status Catalog::PublishLocked(std::shared_ptr<TableDescriptor> updated,

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,7 +80,9 @@ class Catalog {
   // are appended to *removed.
   Status ModifyTable(const TableName& name, const TableDescriptor& spec,
                      std::vector<std::string>* removed, const CatalogChangeHooks& hooks = {});
-  // HBase's add/modify/delete column family, with HBase's checks.
+  // HBase's add/modify/delete column family, with HBase's checks. A family whose removal is
+  // still pending (FamilyDropPending) cannot be added again, here or by ModifyTable: its old
+  // cells share the new family's keys, so the sweep would delete the new writes.
   Status AddFamily(const TableName& name, FamilyDescriptor family, const CatalogChangeHooks& hooks = {});
   Status ModifyFamily(const TableName& name, FamilyDescriptor family,
                       const CatalogChangeHooks& hooks = {});
@@ -87,6 +90,7 @@ class Catalog {
                       const CatalogChangeHooks& hooks = {});
   // (table id, family) of removed families whose cells may still exist.
   std::vector<std::pair<uint64_t, std::string>> DroppedFamilies() const;
+  bool FamilyDropPending(uint64_t table_id, std::string_view family) const;
   Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
   // REQUIRES: the table is disabled. The name is free when this returns; the table's cells are
   // left for the sweeper, whose work list DroppedTables returns.
@@ -123,6 +127,8 @@ class Catalog {
   Status PublishChangeLocked(const CatalogChangeHooks& hooks,
                              const std::shared_ptr<const TableDescriptor>& current,
                              std::shared_ptr<TableDescriptor> updated, leveldb::WriteBatch* batch);
+  // With mu_ held: refuses `family` while its removal from table `table_id` is pending.
+  Status CheckNoDropPendingLocked(const TableDescriptor& table, std::string_view family) const;
   // With mu_ held: the current descriptor of `name`, or TableNotFound.
   Status FindLocked(const TableName& name, std::shared_ptr<const TableDescriptor>* out) const;
   static std::string MapKey(const TableName& name) { return name.ns + '\0' + name.qualifier; }
@@ -136,6 +142,8 @@ class Catalog {
   uint64_t next_table_id_ = 1;                                            // guarded by mu_
   std::map<std::string, NamespaceDescriptor> namespaces_;                 // guarded by mu_
   std::map<std::string, std::shared_ptr<const TableDescriptor>> tables_;  // guarded by mu_
+  // The DroppedFamilyKey markers: (table id, family) whose cells are still to delete.
+  std::set<std::pair<uint64_t, std::string>> dropped_families_;  // guarded by mu_
 };
 
 }  // namespace hbemu::storage

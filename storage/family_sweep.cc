@@ -22,12 +22,14 @@ Status FromLevelDb(const leveldb::Status& s) {
 
 }  // namespace
 
-Status SweepFamily(leveldb::DB* db, uint64_t table_id, std::string_view family) {
+Status SweepFamily(leveldb::DB* db, uint64_t table_id, std::string_view family,
+                   const SweepBatchHook& before_batch) {
   const KeyRange table = TableCellRange(table_id);
   const std::string family_suffix = FamilyKeySuffix(family);
   std::string next = table.start;
   std::string family_prefix;
   for (;;) {
+    if (before_batch) HBEMU_RETURN_IF_ERROR(before_batch(table_id, family));
     leveldb::WriteBatch batch;
     int n = 0;
     std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));

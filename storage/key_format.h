@@ -5,7 +5,9 @@
 // tag. Integers are big-endian; variable-length parts use enc() from coding.h (escaped,
 // terminated, order-preserving, prefix-free).
 //
-//   s + name                        -> system scalar: "format_version" (u32), "next_table_id" (u64)
+//   s + name                        -> system scalar: "format_version" (u32), "next_table_id" (u64),
+//                                      "row_clock_horizon" (u64, clock_horizon.h; absent before
+//                                      any server write ran ahead of the clock)
 //   n + enc(namespace)              -> namespace record
 //   t + enc(namespace) + enc(table) -> table id (u64)              [name index]
 //   i + table_id(u64)               -> table record (schema.h)

@@ -14,6 +14,7 @@
 #include <leveldb/write_batch.h>
 
 #include "storage/catalog.h"
+#include "storage/clock_horizon.h"
 #include "storage/codec_check.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
@@ -51,6 +52,7 @@ Status CheckTimeRange(const TimeRange& range) {
 Store::Store(const StoreOptions& options)
     : clock_(options.clock != nullptr ? options.clock : Clock::System()),
       sync_writes_(options.sync_writes),
+      before_family_sweep_batch_(options.before_family_sweep_batch),
       row_locks_(new RowLocks()),
       row_clock_(new RowClock()),
       codec_check_(new CodecCheck()) {}
@@ -68,6 +70,8 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   HBEMU_RETURN_IF_ERROR(store->OpenDb(options));
   HBEMU_RETURN_IF_ERROR(store->LoadClusterId());
   HBEMU_RETURN_IF_ERROR(Catalog::Open(store->db_.get(), store->clock_, &store->catalog_));
+  HBEMU_RETURN_IF_ERROR(ClockHorizon::Open(store->db_.get(), store->clock_->NowMillis(),
+                                           store->sync_writes_, &store->horizon_));
   HBEMU_RETURN_IF_ERROR(store->ResumeFamilyDrops());
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
@@ -234,11 +238,19 @@ Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
 namespace {
 
 // A row's write time: the call's `now`, with the row's marks when a column of it runs ahead.
-WriteTime TimeFor(RowClock* clock, uint64_t table_id, std::string_view row, int64_t now,
-                  bool stopped, ClockMarks* ahead) {
-  WriteTime time{now, clock->Marks(table_id, row, now, ahead) ? ahead : nullptr, 0};
-  time.stopped = stopped;
-  return time;
+// After a start inside the lead of marks the previous run kept, the row's stored cells ahead
+// of the clock count as marks too (clock_horizon.h).
+Status TimeFor(RowClock* clock, const ClockHorizon& horizon, uint64_t table_id,
+               std::string_view row, int64_t now, bool stopped, ClockMarks* ahead,
+               WriteTime* time) {
+  bool any = clock->Marks(table_id, row, now, ahead);
+  if (horizon.InRestartWindow(now)) {
+    HBEMU_RETURN_IF_ERROR(horizon.AddStoredMarks(table_id, row, now, ahead));
+    any = !ahead->empty();
+  }
+  *time = WriteTime{now, any ? ahead : nullptr, 0};
+  time->stopped = stopped;
+  return Status::OK();
 }
 
 }  // namespace
@@ -267,9 +279,11 @@ Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   leveldb::WriteBatch batch;
   MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
   ClockMarks ahead, dated;
-  const WriteTime time =
-      TimeFor(row_clock_.get(), table->id, mutation.row, now, clock_->stopped(), &ahead);
+  WriteTime time;
+  HBEMU_RETURN_IF_ERROR(TimeFor(row_clock_.get(), *horizon_, table->id, mutation.row, now,
+                                clock_->stopped(), &ahead, &time));
   HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
+  HBEMU_RETURN_IF_ERROR(horizon_->Cover(dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   if (!dated.empty()) row_clock_->Record(table->id, mutation.row, dated, time.MarkFloor());
   return Status::OK();
@@ -322,8 +336,9 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
     // One "now" for every row, as HBase gives one batch; a row's marks are recorded as it is
     // built (its lock is held until the batch is written), so a later entry for the same row
     // goes past them.
-    const WriteTime time =
-        TimeFor(row_clock_.get(), table->id, m.row, now, clock_->stopped(), &ahead);
+    WriteTime time;
+    HBEMU_RETURN_IF_ERROR(TimeFor(row_clock_.get(), *horizon_, table->id, m.row, now,
+                                  clock_->stopped(), &ahead, &time));
     status = builder.Add(m, time, &dated);
     if (!status.ok()) {
       // A rejected row adds nothing, except when its read failed midway; its batch then holds
@@ -335,7 +350,11 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
       reject(i, std::move(status));
       continue;
     }
-    if (!dated.empty()) row_clock_->Record(table->id, m.row, dated, time.MarkFloor());
+    if (!dated.empty()) {
+      // Kept before the batch holding these cells is written (here or at the next flush).
+      HBEMU_RETURN_IF_ERROR(horizon_->Cover(dated));
+      row_clock_->Record(table->id, m.row, dated, time.MarkFloor());
+    }
     pending = true;
   }
   if (pending) HBEMU_RETURN_IF_ERROR(Write(&batch));
@@ -359,11 +378,13 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
   RowResult current;
   HBEMU_RETURN_IF_ERROR(ReadRowUnlocked(*table, row, spec, now, &current));
   ClockMarks ahead, dated;
-  const WriteTime time =
-      TimeFor(row_clock_.get(), table->id, row, now, clock_->stopped(), &ahead);
+  WriteTime time;
+  HBEMU_RETURN_IF_ERROR(TimeFor(row_clock_.get(), *horizon_, table->id, row, now,
+                                clock_->stopped(), &ahead, &time));
   leveldb::WriteBatch batch;
   HBEMU_RETURN_IF_ERROR(BuildReadModifyWrite(*table, row, columns, current, new_value, time,
                                              &batch, result, &dated));
+  HBEMU_RETURN_IF_ERROR(horizon_->Cover(dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   if (!dated.empty()) row_clock_->Record(table->id, row, dated, time.MarkFloor());
   return Status::OK();
@@ -412,12 +433,14 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   leveldb::WriteBatch batch;
   MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
   ClockMarks ahead, dated;
-  WriteTime time =
-      TimeFor(row_clock_.get(), table->id, row, now, clock_->stopped(), &ahead);
+  WriteTime time;
+  HBEMU_RETURN_IF_ERROR(TimeFor(row_clock_.get(), *horizon_, table->id, row, now,
+                                clock_->stopped(), &ahead, &time));
   time.min_put_ts = current.has_value() ? current->timestamp : 0;
   time.min_put_ts_is_mark =
       current.has_value() && ahead.ForColumn(family, qualifier) >= current->timestamp;
   HBEMU_RETURN_IF_ERROR(builder.Add(view[0], time, &dated));
+  HBEMU_RETURN_IF_ERROR(horizon_->Cover(dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   if (!dated.empty()) row_clock_->Record(table->id, row, dated, time.MarkFloor());
   *applied = true;

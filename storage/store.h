@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,7 @@ class WriteBatch;
 namespace hbemu::storage {
 
 class Catalog;
+class ClockHorizon;
 class CodecCheck;
 class RowClock;
 class RowLocks;
@@ -39,6 +41,8 @@ struct StoreOptions {
   bool in_memory = false;      // LevelDB's in-memory Env: nothing touches the disk
   Clock* clock = nullptr;      // nullptr: the system clock
   bool sync_writes = false;    // fsync every data write (DDL is always synced)
+  // Tests: runs before each batch of a family's removal sweep (family_sweep.h).
+  std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch;
 };
 
 // The storage facade the server talks to: catalog operations and row reads and writes with
@@ -188,7 +192,13 @@ class Store {
   explicit Store(const StoreOptions& options);
   Status OpenDb(const StoreOptions& options);
   Status LoadClusterId();
-  Status FinishFamilyDrop(uint64_t table_id, std::string_view family);
+  // Deletes the cells of a removed family and forgets its removal, unless that is done
+  // already. REQUIRES: family_drops_mu_ held.
+  Status FinishFamilyDropLocked(uint64_t table_id, std::string_view family);
+  // Finishes the pending removals of `families` in table `table` (a failed or interrupted
+  // sweep) before they are added again. REQUIRES: family_drops_mu_ held.
+  Status FinishDropsBeforeAddLocked(std::string_view table,
+                                    const std::vector<FamilyDescriptor>& families);
   // HBase's memstore flush of every region of `table` (prune.h).
   Status Flush(const TableDescriptor& table);
   Status FlushAfterSchemaChange(const std::shared_ptr<const TableDescriptor>& previous);
@@ -214,14 +224,20 @@ class Store {
 
   Clock* clock_;
   bool sync_writes_;
+  std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch_;
   std::string cluster_id_;
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::DB> db_;
   std::unique_ptr<Catalog> catalog_;
   std::unique_ptr<RowLocks> row_locks_;
   std::unique_ptr<RowClock> row_clock_;  // columns the server's pace ran ahead of the clock
+  std::unique_ptr<ClockHorizon> horizon_;  // the row clock's newest mark, kept across restarts
   std::unique_ptr<CodecCheck> codec_check_;  // compression codecs a stock HBase can load
   std::unique_ptr<TableSweeper> sweeper_;
+  // Family removal sweeps, and the family additions that must wait for them: a family added
+  // while its old cells are being deleted would lose its new cells to the sweep. Taken before
+  // the catalog's mutex, never inside it.
+  std::mutex family_drops_mu_;
   std::unique_ptr<Snapshots> snapshots_;
 };
 

@@ -1,4 +1,6 @@
 // Store: namespaces and tables (HBase's Admin calls). Data calls live in store.cc.
+#include <map>
+#include <mutex>
 #include <utility>
 
 #include <glog/logging.h>
@@ -119,9 +121,13 @@ Status Store::ModifyTable(std::string_view name, const TableDescriptor& spec) {
   std::shared_ptr<const TableDescriptor> previous;
   CatalogChangeHooks hooks;
   hooks.previous = &previous;
-  HBEMU_RETURN_IF_ERROR(catalog_->ModifyTable(parsed, spec, &removed, hooks));
-  for (const std::string& family : removed) {
-    HBEMU_RETURN_IF_ERROR(FinishFamilyDrop(previous->id, family));
+  {
+    std::lock_guard<std::mutex> drops(family_drops_mu_);
+    HBEMU_RETURN_IF_ERROR(FinishDropsBeforeAddLocked(name, spec.families));
+    HBEMU_RETURN_IF_ERROR(catalog_->ModifyTable(parsed, spec, &removed, hooks));
+    for (const std::string& family : removed) {
+      HBEMU_RETURN_IF_ERROR(FinishFamilyDropLocked(previous->id, family));
+    }
   }
   return FlushAfterSchemaChange(previous);
 }
@@ -130,7 +136,12 @@ Status Store::AddFamily(std::string_view name, FamilyDescriptor family) {
   TableName parsed;
   HBEMU_RETURN_IF_ERROR(ParseTableName(name, &parsed));
   std::shared_ptr<const TableDescriptor> previous;
-  HBEMU_RETURN_IF_ERROR(catalog_->AddFamily(parsed, std::move(family), FamilyChangeHooks(codec_check_.get(), &previous)));
+  {
+    std::lock_guard<std::mutex> drops(family_drops_mu_);
+    HBEMU_RETURN_IF_ERROR(FinishDropsBeforeAddLocked(name, {family}));
+    HBEMU_RETURN_IF_ERROR(catalog_->AddFamily(parsed, std::move(family),
+                                              FamilyChangeHooks(codec_check_.get(), &previous)));
+  }
   return FlushAfterSchemaChange(previous);
 }
 
@@ -150,25 +161,59 @@ Status Store::DeleteFamily(std::string_view name, std::string_view family) {
   std::shared_ptr<const TableDescriptor> previous;
   CatalogChangeHooks hooks;
   hooks.previous = &previous;
-  HBEMU_RETURN_IF_ERROR(catalog_->DeleteFamily(parsed, family, &id, hooks));
-  HBEMU_RETURN_IF_ERROR(FinishFamilyDrop(id, family));
+  {
+    std::lock_guard<std::mutex> drops(family_drops_mu_);
+    HBEMU_RETURN_IF_ERROR(catalog_->DeleteFamily(parsed, family, &id, hooks));
+    HBEMU_RETURN_IF_ERROR(FinishFamilyDropLocked(id, family));
+  }
   return FlushAfterSchemaChange(previous);
 }
 
 // HBase drops a family's store files before the call returns; so does this, so a family
-// added again under the same name starts empty.
-Status Store::FinishFamilyDrop(uint64_t table_id, std::string_view family) {
-  HBEMU_RETURN_IF_ERROR(SweepFamily(db_.get(), table_id, family));
+// added again under the same name starts empty. The removal is forgotten only once the sweep
+// is over, and family_drops_mu_ keeps additions out until then (Catalog::AddFamily refuses
+// a family whose removal is pending): a cell written after the family came back is never in
+// a sweep's way.
+Status Store::FinishFamilyDropLocked(uint64_t table_id, std::string_view family) {
+  if (!catalog_->FamilyDropPending(table_id, family)) return Status::OK();
+  HBEMU_RETURN_IF_ERROR(SweepFamily(db_.get(), table_id, family, before_family_sweep_batch_));
   return catalog_->FinishFamilyDrop(table_id, family);
 }
 
+// A removal whose sweep failed (the call answered the error) is retried by the addition that
+// needs the name back, as HBase's add waits for the table's unfinished procedure; if it fails
+// again the addition fails with it and nothing is added.
+Status Store::FinishDropsBeforeAddLocked(std::string_view table,
+                                         const std::vector<FamilyDescriptor>& families) {
+  std::shared_ptr<const TableDescriptor> current;
+  if (!FindTable(table, /*require_enabled=*/false, &current).ok()) return Status::OK();
+  for (const FamilyDescriptor& family : families) {
+    if (current->FindFamily(family.name) != nullptr) continue;
+    HBEMU_RETURN_IF_ERROR(FinishFamilyDropLocked(current->id, family.name));
+  }
+  return Status::OK();
+}
+
 // A crash between a family's removal and the end of its sweep leaves a marker: finish it
-// before serving.
+// before serving. A marker whose family is in its table's descriptor was left by an older
+// release, which let a family be added again while its removal was pending: its old and new
+// cells cannot be told apart, so all are kept rather than delete acknowledged writes.
 Status Store::ResumeFamilyDrops() {
+  std::lock_guard<std::mutex> drops(family_drops_mu_);
+  std::map<uint64_t, std::shared_ptr<const TableDescriptor>> by_id;
+  for (auto& table : catalog_->ListTables()) by_id[table->id] = table;
   for (const auto& [table_id, family] : catalog_->DroppedFamilies()) {
+    const auto table = by_id.find(table_id);
+    if (table != by_id.end() && table->second->FindFamily(family) != nullptr) {
+      LOG(WARNING) << "[store] family " << family << " of table "
+                   << table->second->name.ToString()
+                   << " was added again before its removal finished; keeping its cells";
+      HBEMU_RETURN_IF_ERROR(catalog_->FinishFamilyDrop(table_id, family));
+      continue;
+    }
     LOG(INFO) << "[store] finishing the removal of family " << family << " of table id "
               << table_id;
-    HBEMU_RETURN_IF_ERROR(FinishFamilyDrop(table_id, family));
+    HBEMU_RETURN_IF_ERROR(FinishFamilyDropLocked(table_id, family));
   }
   return Status::OK();
 }
