@@ -490,6 +490,37 @@ def test_connections_past_the_limit_are_refused_at_accept(server_factory):
     assert_serving(server)
 
 
+def test_admin_connections_past_the_limit_are_refused_and_counted(server_factory):
+    """Documented outcome (limit connections): the admin port closes a connection past the limit
+    at accept, as the Thrift ports do, and /metrics counts it as service="admin"."""
+    server = server_factory(flags=["--limit", "connections=20"])
+    admin = (server.host, server.ports["admin"])
+    held = [socket.create_connection(admin, timeout=10) for _ in range(20)]
+    time.sleep(0.5)  # all 20 accepted before the next ones arrive
+    refused = [socket.create_connection(admin, timeout=10) for _ in range(30)]
+    for sock in refused:
+        assert closed_by_server(sock, seconds=5)
+        sock.close()
+    for sock in held:
+        sock.close()
+
+    def admin_refused():
+        url = "http://%s:%d/metrics" % admin
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                text = reply.read().decode()
+        except OSError:
+            return None  # the held connections are still being closed
+        for line in text.splitlines():
+            if line.startswith('hbase_emulator_connections_refused_total{service="admin"}'):
+                return float(line.rsplit(" ", 1)[1])
+        return -1.0
+
+    assert wait_until(lambda: admin_refused() is not None)
+    assert admin_refused() == 30
+    assert_serving(server)
+
+
 # --- the call log's decoder (--test-controls) ------------------------------------------------------
 
 def test_the_call_logs_decoder_holds_messages_to_the_wires_bounds(server_factory):
