@@ -130,6 +130,21 @@ def huge_claim(compact, kind):
     return head + struct.pack(">bhbI", 15, 2, 11, 25_000_000)
 
 
+@pytest.mark.parametrize("framed", [False, True])
+def test_binary_message_types_past_seven_close_the_connection(server_factory, framed):
+    """Documented outcome: a binary message whose type byte is not a Thrift message type (0x0F
+    here; libthrift's enum holds 0..7) closes its connection before the type is decoded, with
+    the reason logged, and the server serves on (the ASan+UBSan run checks no enum is loaded)."""
+    server = server_factory()
+    message = struct.pack(">II", 0x8001000F, 13) + b"getTableNames" + struct.pack(">i", 1) + b"\x00"
+    sock = connect(server)
+    sock.sendall(struct.pack(">I", len(message)) + message if framed else message)
+    assert closed_by_server(sock, seconds=5)
+    sock.close()
+    assert "message type 15 is not a Thrift message type" in server.stderr_text(limit=100_000)
+    assert_serving(server)
+
+
 @pytest.mark.parametrize("kind", ["frame", "string", "list"])
 @pytest.mark.parametrize("protocol", ["binary", "compact"])
 def test_huge_claims_on_ten_connections_hold_only_what_arrived(server_factory, protocol, kind):
