@@ -6,6 +6,7 @@ code from Thrift IDL files, and opens raw Apache Thrift clients.
 
 import os
 import queue
+import shlex
 import signal
 import subprocess
 import sys
@@ -109,12 +110,19 @@ def unique_table_name(tag="t"):
     return "hbc_%s_%s" % (tag, uuid.uuid4().hex[:12])
 
 
+def extra_flags():
+    """Flags added to every server the suite starts (HBEMU_EXTRA_FLAGS, shell words; the server
+    takes a flag given twice): CI runs the hostile files again with --test-controls under ASan
+    and UBSan, as the pytest plugin starts its servers."""
+    return shlex.split(os.environ.get("HBEMU_EXTRA_FLAGS", ""))
+
+
 class EmulatorProcess:
     """One hbase-emulator process: started with --port 0, ready once it prints its readiness line."""
 
     def __init__(self, args, binary=None, ready_timeout=READY_TIMEOUT_S):
         self.binary = Path(binary or emulator_bin())
-        self.args = [str(a) for a in args]
+        self.args = [str(a) for a in args] + extra_flags()
         self.ready_timeout = ready_timeout
         self.proc = None
         self.host = None

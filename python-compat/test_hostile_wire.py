@@ -130,6 +130,21 @@ def huge_claim(compact, kind):
     return head + struct.pack(">bhbI", 15, 2, 11, 25_000_000)
 
 
+@pytest.mark.parametrize("framed", [False, True])
+def test_binary_message_types_past_seven_close_the_connection(server_factory, framed):
+    """Documented outcome: a binary message whose type byte is not a Thrift message type (0x0F
+    here; libthrift's enum holds 0..7) closes its connection before the type is decoded, with
+    the reason logged, and the server serves on (the ASan+UBSan run checks no enum is loaded)."""
+    server = server_factory()
+    message = struct.pack(">II", 0x8001000F, 13) + b"getTableNames" + struct.pack(">i", 1) + b"\x00"
+    sock = connect(server)
+    sock.sendall(struct.pack(">I", len(message)) + message if framed else message)
+    assert closed_by_server(sock, seconds=5)
+    sock.close()
+    assert "message type 15 is not a Thrift message type" in server.stderr_text(limit=100_000)
+    assert_serving(server)
+
+
 @pytest.mark.parametrize("kind", ["frame", "string", "list"])
 @pytest.mark.parametrize("protocol", ["binary", "compact"])
 def test_huge_claims_on_ten_connections_hold_only_what_arrived(server_factory, protocol, kind):
@@ -487,6 +502,37 @@ def test_connections_past_the_limit_are_refused_at_accept(server_factory):
     for _, t in held:
         t.close()
     assert wait_until(lambda: metric(server, "connections") == 0)
+    assert_serving(server)
+
+
+def test_admin_connections_past_the_limit_are_refused_and_counted(server_factory):
+    """Documented outcome (limit connections): the admin port closes a connection past the limit
+    at accept, as the Thrift ports do, and /metrics counts it as service="admin"."""
+    server = server_factory(flags=["--limit", "connections=20"])
+    admin = (server.host, server.ports["admin"])
+    held = [socket.create_connection(admin, timeout=10) for _ in range(20)]
+    time.sleep(0.5)  # all 20 accepted before the next ones arrive
+    refused = [socket.create_connection(admin, timeout=10) for _ in range(30)]
+    for sock in refused:
+        assert closed_by_server(sock, seconds=5)
+        sock.close()
+    for sock in held:
+        sock.close()
+
+    def admin_refused():
+        url = "http://%s:%d/metrics" % admin
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                text = reply.read().decode()
+        except OSError:
+            return None  # the held connections are still being closed
+        for line in text.splitlines():
+            if line.startswith('hbase_emulator_connections_refused_total{service="admin"}'):
+                return float(line.rsplit(" ", 1)[1])
+        return -1.0
+
+    assert wait_until(lambda: admin_refused() is not None)
+    assert admin_refused() == 30
     assert_serving(server)
 
 

@@ -166,3 +166,14 @@ def test_reset_reconnects_when_the_server_dropped_the_idle_admin_connection(tmp_
     proc = run_sample(tmp_path, "-o", "hbase_emulator_args=--idle-timeout-ms 200", "-k", "idle_admin")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 passed" in proc.stdout, proc.stdout
+
+
+def test_extra_flags_from_the_environment_reach_every_server_the_suite_starts(monkeypatch):
+    """HBEMU_EXTRA_FLAGS is how CI runs the hostile files with --test-controls on."""
+    monkeypatch.setenv("HBEMU_EXTRA_FLAGS", "--test-controls --limit connections=9")
+    args = hbcompat.EmulatorProcess(["--port", "0", "--test-controls"]).args
+    assert args == ["--port", "0", "--test-controls", "--test-controls", "--limit",
+                    "connections=9"]
+    monkeypatch.delenv("HBEMU_EXTRA_FLAGS")
+    assert hbcompat.EmulatorProcess(["--port", "0"]).args == ["--port", "0"]
+

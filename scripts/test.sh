@@ -9,7 +9,8 @@
 #     HBase's own Java clients from tests/java, built with Maven; 1,000 connections, crash
 #     recovery with SIGKILL, hostile input, soak; then the wheel in a fresh venv, and the
 #     container image unpacked and run under chroot with the smoke suite;
-#  3. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build (glibc);
+#  3. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build (glibc), and
+#     the hostile Python cases once more there with --test-controls on;
 #  4. the concurrency tests on a ThreadSanitizer build.
 # The aarch64 build and its qemu smoke run in scripts/release.sh, not here (CI time).
 # HBEMU_SANITIZERS=0 skips 3 and 4 (quicker local runs; CI runs everything).
@@ -52,6 +53,11 @@ if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
   env "${sanitizer_env[@]}" ctest --test-dir "$repo/build-asan" --output-on-failure -j "$(nproc)"
   env "${sanitizer_env[@]}" HBEMU_SOAK_SECONDS=8 HBASE_EMULATOR_BIN="$repo/build-asan/hbase-emulator" \
     "$repo/python-compat/run.sh"
+  # The hostile cases again with the test controls on, as the pytest plugin starts its servers:
+  # the call log's decoder then reads every hostile message.
+  env "${sanitizer_env[@]}" HBEMU_EXTRA_FLAGS=--test-controls \
+    HBASE_EMULATOR_BIN="$repo/build-asan/hbase-emulator" \
+    "$repo/python-compat/run.sh" "$repo"/python-compat/test_hostile_*.py
   echo "== ThreadSanitizer build (concurrency tests)"
   BUILD_DIR="$repo/build-tsan" BUILD_TYPE=Debug CMAKE_EXTRA_ARGS="-DENABLE_TSAN=ON" \
     BUILD_TARGETS="storage_tests server_tests" "$repo/scripts/setup.sh"

@@ -244,6 +244,10 @@ int main(int argc, char** argv) {
                                      /*allow_remote=*/true);
       };
     }
+    // The admin server is made below, after the console it serves; /metrics reads it once both are.
+    sources.admin_refused_connections = [&admin_server] {
+      return admin_server ? admin_server->refused_connections() : 0;
+    };
     sources.configuration = server::admin::ConfigurationJson(
         options, std::vector<std::string>(argv + 1, argv + argc), VersionText("hbase-emulator"));
     console = std::make_unique<server::admin::Console>(std::move(sources));

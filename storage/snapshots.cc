@@ -92,6 +92,8 @@ Status Snapshots::FindLocked(std::string_view name, const SnapshotRecord** out) 
 Status Snapshots::Take(std::string_view name, const std::vector<std::string>& tables) {
   // HBase's order: the name (checked by the client), then an existing snapshot, then tables.
   HBEMU_RETURN_IF_ERROR(ValidateSnapshotName(name));
+  // As tables and namespaces: a snapshot is a directory in HBase too.
+  HBEMU_RETURN_IF_ERROR(ValidateNewNameLength("Snapshot", name));
   std::lock_guard<std::mutex> lock(mu_);
   if (records_.count(name)) {
     return Status::SnapshotExists("Snapshot '" + std::string(name) +

@@ -53,6 +53,9 @@ struct ConsoleSources {
   // so the test-control pages show exactly what the /control/ JSON API answers.
   std::function<std::string()> control_metrics;
   std::function<HttpReply(const std::string& target)> control_get;
+  // Connections the admin port closed at accept (HttpServer::refused_connections), shown in
+  // /metrics beside the Thrift ports'; unset: none shown.
+  std::function<uint64_t()> admin_refused_connections;
   // What main alone knows for the configuration page (configuration.h).
   nlohmann::json configuration = nlohmann::json::object();
 };

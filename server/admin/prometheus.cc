@@ -166,6 +166,10 @@ std::string Console::PrometheusText() const {
   for (const ServicePort& s : sources_.services) {
     if (s.wire) w.Sample(p + "connections_refused_total", Label("service", s.name), s.wire->refused.load());
   }
+  if (sources_.admin_refused_connections) {
+    w.Sample(p + "connections_refused_total", Label("service", "admin"),
+             sources_.admin_refused_connections());
+  }
   w.Family(p + "scanners_open", "gauge", "Scanners open now.");
   for (const ServicePort& s : sources_.services) {
     if (s.scanners) {

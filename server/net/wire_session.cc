@@ -85,6 +85,27 @@ bool LooksBinary(const uint8_t* p, size_t n, size_t at) {
 }
 bool LooksCompact(const uint8_t* p, size_t n, size_t at) { return n >= at + 1 && p[at] == 0x82; }
 
+// libthrift's binary reader loads a message's type byte straight into its TMessageType enum,
+// whose values span 0..7: any other byte is undefined behaviour to load (UBSan's enum check),
+// and is no call either. Returns that byte (as the reader would take it), or -1 when the message
+// is not binary or its type is in range. The compact reader masks the type to 3 bits: always in
+// range.
+int OutOfRangeBinaryMessageType(const uint8_t* p, size_t n) {
+  int type = 0;
+  if (LooksBinary(p, n, 0)) {
+    if (n < 4) return -1;
+    type = p[3];  // TBinaryProtocol keeps the low byte of the versioned header
+  } else {
+    // Old non-strict form: name length, name, then the type as a signed byte.
+    if (n < 4 || (p[0] & 0x80) != 0) return -1;
+    const uint64_t name =
+        (uint64_t{p[0]} << 24) | (uint64_t{p[1]} << 16) | (uint64_t{p[2]} << 8) | p[3];
+    if (4 + name >= n) return -1;
+    type = static_cast<int8_t>(p[4 + name]);
+  }
+  return type >= 0 && type <= 7 ? -1 : type;
+}
+
 }  // namespace
 
 // Runs messages through the processor with protocol objects and a reply buffer kept across calls.
@@ -125,6 +146,15 @@ class WireSession::Call {
       if (hooked && hooked->action() != HookedCall::Action::kRun) return RunFault(*hooked, protocol, reserve);
     }
     std::string error;
+    const int bad_type = protocol == WireProtocol::kBinary
+                             ? OutOfRangeBinaryMessageType(message, length)
+                             : -1;
+    if (bad_type != -1) {
+      error = "message type " + std::to_string(bad_type) +
+              " is not a Thrift message type (a call is 1, a oneway call 4)";
+      if (hooked) hooked->Finish(nullptr, 0, error);
+      return error;
+    }
     try {
       if (!processor->process(in, out_[p], nullptr)) {
         error = "processor refused the message (not a call?)";

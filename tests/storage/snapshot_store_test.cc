@@ -290,6 +290,18 @@ TEST_P(SnapshotStoreTest, NamesAndErrorsFollowHBase) {
   ASSERT_OK(snapshots()->Take("ok.name-1_x", {"t"}));  // the name is free again
 }
 
+TEST_P(SnapshotStoreTest, NamesLongerThan255BytesAreRefusedAtCreationAsTableNamesAre) {
+  Seed("t");
+  ASSERT_OK(snapshots()->Take(std::string(255, 's'), {"t"}));
+  const Status long_name = snapshots()->Take(std::string(256, 's'), {"t"});
+  EXPECT_CODE(kInvalidArgument, long_name);
+  EXPECT_EQ(long_name.message(), "Snapshot name is 256 bytes, longer than the 255 bytes HBase can "
+                                 "store as a directory name: " + std::string(64, 's') + "...");
+  EXPECT_EQ(snapshots()->List().size(), 1u);
+  // Elsewhere a longer name is merely not found.
+  EXPECT_CODE(kSnapshotNotFound, snapshots()->Delete(std::string(256, 's')));
+}
+
 TEST_P(SnapshotStoreTest, LimitsBoundTheCountAndTheBytesKept) {
   Seed("t");
   const Limits saved = CurrentLimits();

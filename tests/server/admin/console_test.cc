@@ -502,6 +502,31 @@ TEST(ConsoleWireTest, MetricsTextShowsConnectionsByModeAndOnCallThreads) {
       << text;
 }
 
+TEST(ConsoleMetricsTest, AdminPortsRefusedConnectionsAreCountedBesideTheThriftPorts) {
+  std::unique_ptr<storage::Store> store;
+  storage::StoreOptions options;
+  options.in_memory = true;
+  ASSERT_OK(storage::Store::Open(options, &store));
+  Metrics metrics;
+  WireStats wire;
+  wire.refused = 4;
+  ConsoleSources sources;
+  sources.store = store.get();
+  sources.metrics = &metrics;
+  ServicePort thrift1;
+  thrift1.name = "thrift1";
+  thrift1.wire = &wire;
+  sources.services.push_back(thrift1);
+  sources.admin_refused_connections = [] { return uint64_t{7}; };
+  Console console(sources);
+  const std::string text = console.Handle("GET", "/metrics").body;
+  EXPECT_NE(text.find("hbase_emulator_connections_refused_total{service=\"thrift1\"} 4"),
+            std::string::npos);
+  EXPECT_NE(text.find("hbase_emulator_connections_refused_total{service=\"admin\"} 7"),
+            std::string::npos)
+      << text;
+}
+
 TEST(ConsoleHelpersTest, ToStringBinaryEscapesLikeHBase) {
   EXPECT_EQ(ToStringBinary(std::string("a\x00\xff\\", 4)), "a\\x00\\xFF\\x5C");
   EXPECT_EQ(UtcDate(0), "1970-01-01T00:00:00.000Z");

@@ -48,6 +48,32 @@ TEST(WireSessionTest, StringClaimingMoreThanItsMessageIsRefusedBeforeAllocating)
   }
 }
 
+TEST(WireSessionTest, BinaryMessageTypeAboveSevenIsRefusedBeforeLibthriftReadsIt) {
+  // libthrift would load the byte into its TMessageType enum (0..7): undefined behaviour.
+  std::string strict = GetRowCall("t", "r");
+  ASSERT_EQ(strict.substr(0, 4), std::string("\x80\x01\x00\x01", 4));
+  strict[3] = '\x0f';
+  // The old non-strict form: name length, name, type byte (signed: 0xf0 is -16).
+  const std::string non_strict = std::string("\x00\x00\x00\x06getRow\xf0\x00\x00\x00\x01", 15) +
+                                 strict.substr(4 + 4 + 6 + 4);
+  for (const auto& [message, type] :
+       {std::pair<std::string, std::string>{strict, "15"}, {non_strict, "-16"}}) {
+    for (bool framed : {true, false}) {
+      SessionDriver driver;
+      EXPECT_EQ(driver.Send(framed ? Framed(message) : message), "");
+      EXPECT_TRUE(driver.closed());
+      EXPECT_NE(driver.reason().find("message type " + type + " is not a Thrift message type"),
+                std::string::npos)
+          << driver.reason();
+    }
+  }
+  SessionDriver http;
+  std::string stream = http.Send(Post(strict));
+  std::string body;
+  EXPECT_EQ(TakeHttpResponse(&stream, &body), 500);
+  EXPECT_NE(body.find("message type 15"), std::string::npos) << body;
+}
+
 TEST(WireSessionTest, BytesNoClientSendsCloseWithTheirHex) {
   SessionDriver driver;
   EXPECT_EQ(driver.Send("\xff\xfe garbage"), "");
