@@ -33,9 +33,9 @@ struct CatalogChangeHooks {
 };
 
 // What a snapshot restore or clone (snapshots.h) asks of the catalog, applied as one synced
-// WriteBatch together with the cells `fill` adds.
+// WriteBatch together with the tables' cells in `cells`.
 struct TableInstall {
-  // Installed under their names with fresh ids (the other fields as given; split keys and
+  // Installed under their names with the ids in `ids` (the other fields as given; split keys and
   // families as validated when the table was made). A table of the same name is replaced and
   // its cells go to the sweeper, as after a truncate.
   std::vector<TableDescriptor> tables;
@@ -45,8 +45,12 @@ struct TableInstall {
   // become exactly `namespaces` ("default" and "hbase" always stay).
   bool whole_store = false;
   std::vector<NamespaceDescriptor> namespaces;
-  // Adds the cells of tables[i] under new_ids[i] to the batch.
-  std::function<Status(const std::vector<uint64_t>& new_ids, leveldb::WriteBatch* batch)> fill;
+  // One per table, from ReserveIds.
+  std::vector<uint64_t> ids;
+  // The cells of tables[i] under ids[i], copied before the install (outside the catalog's
+  // mutex: a copy of hundreds of megabytes must not hold up table lookups and DDL). The
+  // install adds its own changes to this batch and writes it.
+  leveldb::WriteBatch* cells = nullptr;
 };
 
 // Namespaces and tables: the in-memory view of the catalog keys (key_format.h), kept in step
@@ -98,10 +102,9 @@ class Catalog {
   Status SetEnabled(const TableName& name, bool enabled);
   // Snapshots: see TableInstall. *dropped_ids gets the ids whose cells are left to the sweeper.
   Status Install(const TableInstall& install, std::vector<uint64_t>* dropped_ids);
-  // Snapshots: reserves `count` table ids that no table will ever get and writes them, with
-  // what `fill` adds to the batch (cells under those ids), in one synced batch.
-  Status ReserveIds(size_t count,
-                    const std::function<Status(uint64_t first_id, leveldb::WriteBatch*)>& fill);
+  // Snapshots: reserves `count` table ids, first_id on, that no table will ever get (the
+  // counter is written synced), for cells copied before they are installed or recorded.
+  Status ReserveIds(size_t count, uint64_t* first_id);
 
   Status Find(const TableName& name, std::shared_ptr<const TableDescriptor>* out) const;
   // The same as parsing `full_name` ("t" or "ns:t") and calling Find, for the per-call lookup

@@ -33,15 +33,14 @@ bool Reserved(const std::string& ns) { return ns == "default" || ns == "hbase"; 
 
 }  // namespace
 
-Status Catalog::ReserveIds(
-    size_t count, const std::function<Status(uint64_t first_id, leveldb::WriteBatch*)>& fill) {
+Status Catalog::ReserveIds(size_t count, uint64_t* first_id) {
   std::lock_guard<std::mutex> lock(mu_);
   const uint64_t first = next_table_id_;
   leveldb::WriteBatch batch;
   batch.Put(SystemKey(kNextTableIdKey), EncodeU64(first + count));
-  HBEMU_RETURN_IF_ERROR(fill(first, &batch));
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
   next_table_id_ = first + count;
+  *first_id = first;
   return Status::OK();
 }
 
@@ -66,11 +65,13 @@ Status Catalog::Install(const TableInstall& install, std::vector<uint64_t>* drop
     if (!ns_there) return Status::NamespaceNotFound(table.name.ns);
   }
 
-  std::vector<uint64_t> new_ids;
-  for (size_t i = 0; i < install.tables.size(); ++i) new_ids.push_back(next_table_id_ + i);
-  leveldb::WriteBatch batch;
-  batch.Put(SystemKey(kNextTableIdKey), EncodeU64(next_table_id_ + new_ids.size()));
-  if (install.fill) HBEMU_RETURN_IF_ERROR(install.fill(new_ids, &batch));
+  if (install.ids.size() != install.tables.size()) {
+    return Status::InvalidArgument("an install needs one reserved id per table");
+  }
+  const std::vector<uint64_t>& new_ids = install.ids;
+  // The catalog's changes join the cells' batch (no copy of the cells).
+  leveldb::WriteBatch own;
+  leveldb::WriteBatch& batch = install.cells != nullptr ? *install.cells : own;
 
   const auto retire = [&](uint64_t id) {
     batch.Delete(TableInfoKey(id));
@@ -106,7 +107,6 @@ Status Catalog::Install(const TableInstall& install, std::vector<uint64_t>* drop
   }
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
 
-  next_table_id_ += new_ids.size();
   for (const std::string& key : gone_tables) tables_.erase(key);
   for (const std::string& name : gone_namespaces) namespaces_.erase(name);
   if (install.whole_store) {

@@ -10,7 +10,7 @@ namespace hbemu::storage {
 
 FilterList::FilterList(Op op, std::vector<std::unique_ptr<Filter>> filters)
     : Filter(Shape::kList), op_(op), filters_(std::move(filters)), done_(filters_.size(), 0),
-      prev_(filters_.size()), included_(filters_.size(), false) {
+      prev_(filters_.size()), included_(filters_.size(), false), asked_(filters_.size(), 0) {
   // Both O(1) per sub-filter: HasFilterRow of a list is this flag, of SKIP/WHILE a constant.
   for (const auto& f : filters_) has_filter_row_ = has_filter_row_ || f->HasFilterRow();
   FilterWalks::SetHeight(this);

@@ -157,6 +157,14 @@ class FilterList : public Filter {
   std::vector<Prev> prev_;
   std::vector<bool> included_;   // OR: which sub-filters included the current cell
   std::vector<size_t> hinting_;  // AND: sub-filters that answered with a hint
+  std::vector<char> asked_;      // OR: which sub-filters were asked about the current cell
+  // The list's own hint for the cell it last answered kSeekNextUsingHint to, worked out from
+  // its sub-filters' as it answered, for the walk numbered hint_walk_: a parent (and the read
+  // after the root's answer) takes it instead of walking the subtree again, which made nested
+  // lists cost depth squared per cell.
+  uint64_t hint_walk_ = 0;
+  bool hint_found_ = false;
+  std::string hint_family_, hint_qualifier_;
 };
 
 // SKIP x: the row is dropped when x answers anything but a plain include for any cell it sees.

@@ -12,6 +12,10 @@ namespace {
 using filter_walks::Unit;
 using C = FilterCode;
 
+// Numbers each FilterCell walk from a root on this thread: a list's hint cache is for the walk
+// it was filled in (FilterList::hint_walk_), never 0.
+thread_local uint64_t t_cell_walk = 0;
+
 bool IsInclude(C c) {
   return c == C::kInclude || c == C::kIncludeAndNextCol || c == C::kIncludeAndSeekNextRow;
 }
@@ -168,6 +172,59 @@ struct FilterWalks::CellOp {
     bool decided = false;     // the answer is known before the last child
   };
   const CellView& cell;
+  const uint64_t walk;  // t_cell_walk of this walk
+
+  // A sub-filter's hint for this cell: a list that answered in this walk has it already.
+  bool ChildHint(const Filter* child, std::string* family, std::string* qualifier) const {
+    if (child->shape_ == Filter::Shape::kList) {
+      const FilterList& l = AsList(child);
+      if (l.hint_walk_ == walk) {
+        if (!l.hint_found_) return false;
+        *family = l.hint_family_;
+        *qualifier = l.hint_qualifier_;
+        return true;
+      }
+    }
+    return child->NextCellHint(cell, family, qualifier);
+  }
+  // The list's hint after it answered kSeekNextUsingHint, as HintOp works it out: AND the
+  // furthest of the sub-filters that gave one, OR the nearest, and only when every sub-filter
+  // still going has one.
+  void CacheHint(FilterList& l) const {
+    l.hint_walk_ = walk;
+    l.hint_found_ = false;
+    const bool furthest = l.op_ == FilterList::Op::kAnd;
+    std::string family, qualifier;
+    const auto offer = [&](std::string& f, std::string& q) {
+      const int c = CompareColumn(f, q, l.hint_family_, l.hint_qualifier_);
+      if (!l.hint_found_ || (furthest ? c > 0 : c < 0)) {
+        l.hint_family_.swap(f);
+        l.hint_qualifier_.swap(q);
+        l.hint_found_ = true;
+      }
+    };
+    if (furthest) {
+      for (size_t i : l.hinting_) {
+        if (ChildHint(l.filters_[i].get(), &family, &qualifier)) offer(family, qualifier);
+      }
+      return;
+    }
+    for (size_t i = 0; i < l.filters_.size(); ++i) {
+      if (l.done_[i]) continue;
+      FilterList::Prev& prev = l.prev_[i];
+      if (!prev.has_hint) {  // someone needs the cells in between
+        l.hint_found_ = false;
+        return;
+      }
+      if (l.asked_[i]) {  // its hint for this cell is in prev
+        family = prev.hint_family;
+        qualifier = prev.hint_qualifier;
+        offer(family, qualifier);
+      } else if (l.filters_[i]->NextCellHint(cell, &family, &qualifier)) {
+        offer(family, qualifier);
+      }
+    }
+  }
 
   Result Leaf(Node f) { return f->FilterCell(cell); }
   void Begin(Node n, State* s) {
@@ -205,6 +262,7 @@ struct FilterWalks::CellOp {
     for (; s->i < l.filters_.size(); ++s->i) {
       const size_t i = s->i;
       l.included_[i] = false;
+      l.asked_[i] = 0;
       if (l.done_[i]) continue;
       FilterList::Prev& prev = l.prev_[i];
       bool known = false;
@@ -277,14 +335,21 @@ struct FilterWalks::CellOp {
       prev.family.assign(cell.family.data(), cell.family.size());
       prev.qualifier.assign(cell.qualifier.data(), cell.qualifier.size());
       prev.has_hint = local == C::kSeekNextUsingHint &&
-                      l.filters_[i]->NextCellHint(cell, &prev.hint_family, &prev.hint_qualifier);
+                      ChildHint(l.filters_[i].get(), &prev.hint_family, &prev.hint_qualifier);
     }
+    l.asked_[i] = 1;
     MergeOrAnswer(l, s, local);
     ++s->i;
   }
   Result Finish(Node n, State* s) {
-    if (n->shape_ != Filter::Shape::kList || s->decided) return s->rc;
-    const FilterList& l = AsList(n);
+    if (n->shape_ != Filter::Shape::kList) return s->rc;
+    FilterList& l = AsList(n);
+    const C rc = ListAnswer(l, s);
+    if (rc == C::kSeekNextUsingHint) CacheHint(l);
+    return rc;
+  }
+  static C ListAnswer(const FilterList& l, const State* s) {
+    if (s->decided) return s->rc;
     if (l.op_ == FilterList::Op::kAnd) {
       return l.hinting_.empty() ? s->rc : C::kSeekNextUsingHint;
     }
@@ -301,7 +366,7 @@ struct FilterWalks::CellOp {
 };
 
 FilterCode FilterWalks::FilterCell(Filter* root, const CellView& cell) {
-  CellOp op{cell};
+  CellOp op{cell, ++t_cell_walk};
   return Walk(root, op);
 }
 
@@ -493,6 +558,16 @@ struct FilterWalks::HintOp {
 
 bool FilterWalks::NextCellHint(const Filter& root, const CellView& cell, std::string* family,
                                std::string* qualifier) {
+  if (root.shape_ == Filter::Shape::kList) {
+    // Right after the root list answered this cell, its hint is known.
+    const FilterList& l = AsList(&root);
+    if (l.hint_walk_ == t_cell_walk) {
+      if (!l.hint_found_) return false;
+      *family = l.hint_family_;
+      *qualifier = l.hint_qualifier_;
+      return true;
+    }
+  }
   HintOp op{cell};
   HintOp::Result r = Walk(&root, op);
   if (!r.found) return false;

@@ -98,12 +98,19 @@ const std::vector<LimitInfo>& AllLimits() {
        "fewer rows; the scanner goes on at the next fetch"},
       {"result_bytes", &Limits::result_bytes, "bytes",
        "memory the rows of one Thrift1 getRow(s)* or Thrift2 getMultiple/existsAll call may "
-       "hold (each row and cell charged its bytes and what holding it costs); HBase bounds "
-       "these with hbase.table.max.rowsize (1 GB) and MultiActionResultTooLarge",
+       "hold (each row and cell charged its bytes and what holding it costs), and one row a "
+       "row-level filter reads whole; HBase bounds these with hbase.table.max.rowsize (1 GB) "
+       "and MultiActionResultTooLarge",
        "the call fails: IOError / TIOError (canRetry false) naming the limit, as "
-       "MultiActionResultTooLarge"},
+       "MultiActionResultTooLarge (a row-level filter's row: RowTooBigException)"},
       {"open_scanners", &Limits::open_scanners, "count", "open scanners per service",
        "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
+      {"scanner_bytes", &Limits::scanner_bytes, "bytes",
+       "memory all open scanners of both services hold together: each scan's request (the "
+       "columns it names, ~80 bytes each besides their names) and the rows a batched scan "
+       "has read ahead",
+       "opening another scanner fails: IOError / TIOError (canRetry true) naming the limit, as "
+       "RegionTooBusyException; open scanners go on"},
       {"metric_tables", &Limits::metric_tables, "count", "tables with their own metric series",
        "further tables are counted together under table=\"(other)\""},
       {"snapshots", &Limits::snapshots, "count", "snapshots kept (test controls)",

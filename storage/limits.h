@@ -37,6 +37,7 @@ struct Limits {
 
   // State kept between calls.
   int64_t open_scanners = 10000;                // per service; the longest idle is closed past it
+  int64_t scanner_bytes = 1LL << 30;            // memory all open scanners hold; new ones refused past it
   int64_t metric_tables = 1024;                 // tables with their own metric series
   int64_t snapshots = 1024;                     // snapshots kept (test controls)
   int64_t snapshot_bytes = 512 << 20;           // cell bytes all snapshots keep together

@@ -1,5 +1,6 @@
 #include "storage/row_reader.h"
 
+#include <algorithm>
 #include <iterator>
 #include <limits>
 #include <utility>
@@ -8,6 +9,8 @@
 
 #include "storage/coding.h"
 #include "storage/key_format.h"
+#include "storage/limits.h"
+#include "storage/result_budget.h"
 
 namespace hbemu::storage {
 namespace {
@@ -59,6 +62,35 @@ class CountingSink final : public CellSink {
   size_t count_ = 0;
 };
 
+// Collects the cells of a row a row-level filter needs whole, within the result budget: past
+// it, it stops collecting and sets *over (RowReader::ReadCells then stops the walk).
+class BudgetedCellSink final : public CellSink {
+ public:
+  BudgetedCellSink(std::vector<Cell>* out, uint64_t limit, bool* over)
+      : out_(out), limit_(limit), over_(over) {}
+  void Append(std::string_view family, std::string_view qualifier, int64_t timestamp,
+              std::string_view value) override {
+    if (!Charge(family.size() + qualifier.size() + value.size())) return;
+    out_->push_back(
+        Cell{std::string(family), std::string(qualifier), timestamp, std::string(value)});
+  }
+  void AppendCell(Cell&& cell) override {
+    if (!Charge(cell.family.size() + cell.qualifier.size() + cell.value.size())) return;
+    out_->push_back(std::move(cell));
+  }
+
+ private:
+  bool Charge(size_t bytes) {
+    used_ += ResultBudget::kCellOverhead + bytes;
+    if (used_ > limit_) *over_ = true;
+    return !*over_;
+  }
+  std::vector<Cell>* const out_;
+  const uint64_t limit_;
+  bool* const over_;
+  uint64_t used_ = 0;
+};
+
 }  // namespace
 
 RowReader::RowReader(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms)
@@ -100,27 +132,67 @@ Status RowReader::Read(leveldb::Iterator* it, std::string_view row_key_prefix,
   // other read writes its cells straight into *out.
   const bool row_filter = filter != nullptr && filter->HasFilterRow();
   row_cells_.clear();
-  CellVectorSink cell_sink(&row_cells_);
+  // HBase's store scanner fails a row past hbase.table.max.rowsize; here the row a row-level
+  // filter holds whole is bounded by result_bytes, as a multi-get's rows are.
+  const uint64_t row_limit =
+      static_cast<uint64_t>(std::max<int64_t>(CurrentLimits().result_bytes, 0));
+  row_over_budget_ = false;
+  BudgetedCellSink cell_sink(&row_cells_, row_limit, &row_over_budget_);
   visibility_.Reset(filter, row);
+  bool paused = false;
   HBEMU_RETURN_IF_ERROR(ReadCells(it, row_key_prefix,
                                   row_filter ? static_cast<CellSink*>(&cell_sink) : out,
-                                  options.hidden_tail, options.end_after_row, nullptr));
-  if (filter == nullptr) return Status::OK();
-  if (visibility_.filter_done()) *options.scan_done = true;
+                                  options.hidden_tail, options.end_after_row, nullptr,
+                                  row_filter ? 0 : options.max_cells, &paused));
+  if (options.row_open != nullptr) *options.row_open = paused;
+  if (filter == nullptr || paused) return Status::OK();
+  if (row_over_budget_) {
+    row_over_budget_ = false;
+    const size_t cells = row_cells_.size();
+    row_cells_.clear();
+    row_cells_.shrink_to_fit();
+    filter->Reset();
+    return Status::RowTooBig(
+        "Max row size allowed: " + std::to_string(row_limit) +
+        ", but the row is bigger than that, the row info: " + std::string(row) +
+        ", already have process row cells = " + std::to_string(cells) +
+        " (a row-level filter reads its row whole, within the result_bytes limit; "
+        "--limit result_bytes=N raises it)");
+  }
   if (row_filter) {
+    if (visibility_.filter_done()) *options.scan_done = true;
     // FilterWrapper.filterRowCellsWithRet: filterRow is asked only of a non-empty row.
     filter->FilterRowCells(&row_cells_);
     if (!row_cells_.empty() && filter->FilterRow()) row_cells_.clear();
     for (const Cell& c : row_cells_) out->Append(c.family, c.qualifier, c.timestamp, c.value);
-  } else if (out->cell_count(row_index) > 0 && filter->FilterRow()) {
-    out->TruncateLastRow(0);
+    if (filter->FilterAllRemaining()) *options.scan_done = true;
+    filter->Reset();
+    return Status::OK();
   }
+  FinishFilteredRow(options, row_index, out);
+  return Status::OK();
+}
+
+Status RowReader::Resume(leveldb::Iterator* it, std::string_view row_key_prefix,
+                         const RowOptions& options, RowBatch* out) {
+  bool paused = false;
+  HBEMU_RETURN_IF_ERROR(ReadCells(it, row_key_prefix, out, options.hidden_tail,
+                                  options.end_after_row, nullptr, options.max_cells, &paused,
+                                  /*resume=*/true));
+  *options.row_open = paused;
+  if (options.filter != nullptr && !paused) FinishFilteredRow(options, out->size() - 1, out);
+  return Status::OK();
+}
+
+void RowReader::FinishFilteredRow(const RowOptions& options, size_t row_index, RowBatch* out) {
+  Filter* const filter = options.filter;
+  if (visibility_.filter_done()) *options.scan_done = true;
+  if (out->cell_count(row_index) > 0 && filter->FilterRow()) out->TruncateLastRow(0);
   // A filter that is done before reset (ColumnCountGetFilter past its limit) ends the scan:
   // HBase's store scanner asks filterAllRemaining at the next row's first cell, before the
   // region scanner resets the filter.
   if (filter->FilterAllRemaining()) *options.scan_done = true;
   filter->Reset();
-  return Status::OK();
 }
 
 Status RowReader::Read(leveldb::Iterator* it, std::string_view row_key_prefix,
@@ -155,17 +227,27 @@ Status RowReader::ReadForFlush(leveldb::Iterator* it, std::string_view row_key_p
 
 Status RowReader::ReadCells(leveldb::Iterator* it, std::string_view row_key_prefix,
                             CellSink* sink, bool* hidden_tail, bool end_after_row,
-                            std::vector<std::string>* dropped) {
-  // Whether a cell was returned matters only to the hidden tail and to the flush.
+                            std::vector<std::string>* dropped, size_t max_cells, bool* paused,
+                            bool resume) {
+  // Whether a cell was returned matters only to the hidden tail, to a pause and to the flush.
   CountingSink counter(sink);
-  CellSink* const target = hidden_tail != nullptr || dropped != nullptr ? &counter : sink;
-  tail_floor_active_ = false;
-  // The last cell's column needs no later cell (Skip::kNextColumn). Most often the next cell is
-  // another column's already; only a surplus version costs a skip, told from its parsed key.
-  bool column_done = false;
+  CellSink* const target =
+      hidden_tail != nullptr || dropped != nullptr || max_cells > 0 ? &counter : sink;
+  if (!resume) {
+    tail_floor_active_ = false;
+    // Most often the next cell is another column's already; only a surplus version costs a
+    // skip, told from its parsed key.
+    column_done_ = false;
+  }
+  bool& column_done = column_done_;
   while (it->Valid()) {
     const std::string_view key = View(it->key());
     if (!StartsWith(key, row_key_prefix)) break;
+    if (max_cells > 0 && counter.count() >= max_cells) {
+      *paused = true;
+      return Status::OK();
+    }
+    if (row_over_budget_) break;  // the row is refused whole: no need to read on
     const ParsedCellKey& last = parsed_[current_];
     current_ ^= 1;
     ParsedCellKey& cell = parsed_[current_];

@@ -59,6 +59,12 @@ class RowReader {
     // Leave the iterator at the first key after the row (a forward scan reads on from there).
     // Otherwise it is left anywhere at or after the row's last key read.
     bool end_after_row = false;
+    // Nonzero: the read stops once it has appended this many cells and keys of the row are
+    // left, setting *row_open (required then); Resume reads on from there. A batched scan
+    // holds the pieces it returns next, not a row of any size. REQUIRES: no row-level filter
+    // (filterRowCells needs the whole row; HBase refuses batch with one too).
+    size_t max_cells = 0;
+    bool* row_open = nullptr;
   };
 
   // Reads the visible cells of the row whose keys start with `row_key_prefix` (RowKeyPrefix),
@@ -67,6 +73,11 @@ class RowReader {
   // it may be incomplete).
   Status Read(leveldb::Iterator* it, std::string_view row_key_prefix, const RowOptions& options,
               RowBatch* out);
+  // Reads on in the row a Read or Resume with the same options left open, appending to the
+  // last row of *out (which may have been emptied of the cells already taken). The iterator
+  // must be where that call left it.
+  Status Resume(leveldb::Iterator* it, std::string_view row_key_prefix, const RowOptions& options,
+                RowBatch* out);
   // The same as a RowResult: sets out->row and appends the cells to out->cells.
   Status Read(leveldb::Iterator* it, std::string_view row_key_prefix, const RowOptions& options,
               RowResult* out);
@@ -81,8 +92,14 @@ class RowReader {
  private:
   // Walks the row's cells from the iterator's position into *sink, seeking past what cannot
   // matter unless `dropped` is given (a flush must see every put to delete it).
+  // With max_cells, stops before a key of the row once that many cells went to the sink,
+  // setting *paused. `resume` goes on with the state the paused walk left.
   Status ReadCells(leveldb::Iterator* it, std::string_view row_key_prefix, CellSink* sink,
-                   bool* hidden_tail, bool end_after_row, std::vector<std::string>* dropped);
+                   bool* hidden_tail, bool end_after_row, std::vector<std::string>* dropped,
+                   size_t max_cells = 0, bool* paused = nullptr, bool resume = false);
+  // The end of a row's filter protocol (filterRow, filterAllRemaining, reset), once its last
+  // cell was read.
+  void FinishFilteredRow(const RowOptions& options, size_t row_index, RowBatch* out);
   // Moves the iterator to the first key at or after `target` (a key of the same row or the row
   // end), skipping the cells in between; sets *hidden_tail when one of them is of a read family.
   void SkipTo(leveldb::Iterator* it, const std::string& target, size_t row_key_prefix_size,
@@ -106,6 +123,8 @@ class RowReader {
   // Scratch reused from row to row.
   ParsedCellKey parsed_[2];  // the cell being read and the one before it, by turns
   int current_ = 0;
+  bool column_done_ = false;
+  bool row_over_budget_ = false;  // a row-level filter's row passed result_bytes  // the last cell's column needs no later cell (Skip::kNextColumn)
   ParsedCellKey skipped_;
   // After a returned cell that used up its named column's versions, HBase seeks to the next
   // named column of the family (or past the family's row): cells of tail_family_ before

@@ -22,7 +22,27 @@ Status IteratorStatus(const leveldb::Iterator* it) {
 
 std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
 
+// Beyond its bytes: a scanner's own state, and a map or set node per family and column named.
+constexpr size_t kScannerOverhead = 4096;
+constexpr size_t kNameOverhead = 80;
+
 }  // namespace
+
+size_t ScanSpecBytes(const ScanSpec& spec) {
+  size_t bytes = kScannerOverhead + spec.start_row.size() + spec.stop_row.size() +
+                 (spec.row_prefix.has_value() ? spec.row_prefix->size() : 0);
+  for (const auto& [family, qualifiers] : spec.read.columns.families()) {
+    bytes += kNameOverhead + family.size();
+    if (!qualifiers.has_value()) continue;
+    for (const std::string& qualifier : *qualifiers) bytes += kNameOverhead + qualifier.size();
+  }
+  return bytes;
+}
+
+size_t Scanner::HeldBytes() const {
+  return pending_.capacity_bytes() + pending_scratch_.capacity_bytes() +
+         lookahead_.capacity_bytes();
+}
 
 Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
                  int64_t now_ms)
@@ -114,6 +134,10 @@ Status Scanner::Next(size_t max_results, RowBatch* out) {
   const size_t batch = spec_.batch > 0 ? static_cast<size_t>(spec_.batch) : 0;
   Status status;
   for (size_t produced = 0; produced < max_results;) {
+    if (batch > 0 && !pending_.empty()) {
+      status = FillPending(batch + 1);
+      if (!status.ok()) return status;
+    }
     if (batch > 0 && !pending_.empty() && pending_pos_ < pending_.cell_count(0)) {
       const size_t total = pending_.cell_count(0);
       const size_t take = std::min(total - pending_pos_, batch);
@@ -181,6 +205,35 @@ bool Scanner::MoreRowsFollow(Status* status) {
   return lookahead_found_;
 }
 
+Status Scanner::FillPending(size_t wanted) {
+  const size_t left = pending_.cell_count(0) - pending_pos_;
+  // With a row read ahead, the open row is that one (pending_'s ended before it was read).
+  if (!row_open_ || lookahead_ready_ || left >= wanted) return Status::OK();
+  if (pending_pos_ > 0) {
+    pending_scratch_.Clear();
+    pending_scratch_.AppendPiece(pending_, 0, pending_pos_, left, false);
+    std::swap(pending_, pending_scratch_);
+    pending_pos_ = 0;
+  }
+  RowReader::RowOptions options = ReadOptions();
+  options.hidden_tail = &pending_hidden_tail_;
+  options.max_cells = wanted - left;
+  return reader_->Resume(it_.get(), open_row_prefix_, options, &pending_);
+}
+
+RowReader::RowOptions Scanner::ReadOptions() {
+  RowReader::RowOptions options;
+  options.filter = filter_.get();
+  options.scan_done = &filter_done_;
+  // A forward scan reads the next row from where this one ends; a reversed one seeks.
+  options.end_after_row = !spec_.reversed;
+  if (spec_.batch > 0) {
+    options.max_cells = static_cast<size_t>(spec_.batch) + 1;
+    options.row_open = &row_open_;
+  }
+  return options;
+}
+
 bool* Scanner::HiddenTailOut() {
   pending_hidden_tail_ = false;
   return spec_.batch > 0 ? &pending_hidden_tail_ : nullptr;
@@ -232,13 +285,10 @@ bool Scanner::SkipToNextRegion() {
 
 bool Scanner::ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status) {
   const size_t rows = out->size();
-  RowReader::RowOptions options;
-  options.filter = filter_.get();
-  options.scan_done = &filter_done_;
+  RowReader::RowOptions options = ReadOptions();
   options.hidden_tail = HiddenTailOut();
-  // A forward scan reads the next row from where this one ends; a reversed one seeks.
-  options.end_after_row = !spec_.reversed;
   *status = reader_->Read(it_.get(), row_key_prefix, options, out);
+  if (row_open_) open_row_prefix_ = row_key_prefix;
   const bool visible = status->ok() && out->size() > rows && out->cell_count(rows) > 0;
   if (!visible && out->size() > rows) out->DropLastRow();
   return visible;

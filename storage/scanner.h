@@ -9,6 +9,7 @@
 #include "storage/cell.h"
 #include "storage/read_spec.h"
 #include "storage/row_batch.h"
+#include "storage/row_reader.h"
 #include "storage/schema.h"
 #include "storage/status.h"
 
@@ -20,12 +21,14 @@ class Snapshot;
 
 namespace hbemu::storage {
 
-class RowReader;
-
 // An open scan over one table, reading from the LevelDB snapshot taken when it was opened.
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
 //
 // Not thread-safe: one caller at a time (the server's scanner registry serialises calls).
+// About the memory a scan's request keeps while its scanner is open (row bounds, the columns it
+// names), for the scanner_bytes budget.
+size_t ScanSpecBytes(const ScanSpec& spec);
+
 class Scanner {
  public:
   Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
@@ -40,6 +43,10 @@ class Scanner {
   Status Next(size_t max_results, RowBatch* out);
   // The same, as RowResults.
   Status Next(size_t max_results, std::vector<RowResult>* out);
+
+  // Memory the scanner keeps between calls for the rows it has read ahead (a batched scan's
+  // pieces), for the scanner_bytes budget.
+  size_t HeldBytes() const;
 
  private:
   // True when the filter leaves a scanned family to be loaded on demand (HBase's joined heap).
@@ -56,6 +63,11 @@ class Scanner {
   bool ReadOneRow(const std::string& row_key_prefix, RowBatch* out, Status* status);
   // Where the reader reports the row's hidden tail: only batched scans need it.
   bool* HiddenTailOut();
+  // How the reader reads a row for this scan (hidden_tail left to the caller).
+  RowReader::RowOptions ReadOptions();
+  // Batched scans: reads on in pending_'s row, when the reader left it open, until `wanted`
+  // cells not yet returned are held or the row ends. Cells already returned are dropped first.
+  Status FillPending(size_t wanted);
   // Whether the scan returns another row after pending_'s, reading it ahead into lookahead_.
   // HBase's client leaves a row's last batch piece unmarked when the scan ends with it, even
   // if the region server peeked at hidden cells after it (measured on HBase 2.6.1).
@@ -81,9 +93,16 @@ class Scanner {
   std::string row_prefix_;       // the current row's key prefix (forward scans)
   std::string last_row_prefix_;  // reverse scans resume before this row
   // With a batch limit, the row being returned in pieces (one row at most), and how many of
-  // its cells have been returned.
+  // its cells held there have been returned. It holds a batch and one cell more at a time
+  // (enough to tell whether a piece is partial), read as the pieces go out: a batched scan over
+  // a row of any size holds about one piece.
   RowBatch pending_;
   size_t pending_pos_ = 0;
+  RowBatch pending_scratch_;  // FillPending's copy of the cells not yet returned
+  // The row read last (pending_'s, or lookahead_'s) has keys left to read, from the iterator's
+  // position; open_row_prefix_ is its key prefix.
+  bool row_open_ = false;
+  std::string open_row_prefix_;
   std::unique_ptr<Filter> filter_;  // this scan's own instance of spec_.read.filter (one clone)
   std::unique_ptr<RowReader> reader_;  // reused from row to row
   bool filter_done_ = false;  // the filter ended the scan in this region (SkipToNextRegion)

@@ -24,16 +24,16 @@ Status NotFound(std::string_view name) {
                                   "' doesn't exist on the filesystem");
 }
 
-// Adds every cell of table `from`, as `read` sees it, to *batch under table `to`: the cell
-// keys differ only in the table id that follows the tag. Stops with an error once *bytes
-// passes `room` (what the snapshot_bytes limit leaves after `kept`, the other snapshots' bytes).
-Status CopyCells(leveldb::DB* db, const leveldb::ReadOptions& read, uint64_t from, uint64_t to,
-                 uint64_t room, uint64_t kept, leveldb::WriteBatch* batch, uint64_t* bytes,
-                 uint64_t* cells) {
+}  // namespace
+
+Status Snapshots::CopyCells(const leveldb::ReadOptions& read, uint64_t from, uint64_t to,
+                            uint64_t room, uint64_t kept, leveldb::WriteBatch* batch,
+                            uint64_t* bytes, uint64_t* cells) {
+  if (copy_hook_) copy_hook_();
   const KeyRange range = TableCellRange(from);
   const size_t id_prefix = range.start.size();
   std::string key = TableCellRange(to).start;
-  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(read));
+  std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(read));
   for (it->Seek(range.start); it->Valid() && it->key().compare(range.limit) < 0; it->Next()) {
     const leveldb::Slice k = it->key(), v = it->value();
     *bytes += k.size() + v.size();
@@ -51,8 +51,6 @@ Status CopyCells(leveldb::DB* db, const leveldb::ReadOptions& read, uint64_t fro
   }
   return FromLevelDb(it->status());
 }
-
-}  // namespace
 
 Snapshots::Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock)
     : db_(db), catalog_(catalog), sweeper_(sweeper), clock_(clock) {}
@@ -126,7 +124,11 @@ Status Snapshots::Take(std::string_view name, const std::vector<std::string>& ta
       if (!repeated) record.tables.push_back(*table);
     }
   }
-  // One LevelDB snapshot for every table: the copies show one moment of the store.
+  // One LevelDB snapshot for every table: the copies show one moment of the store. Ids first,
+  // then the copy outside the catalog's mutex (this one's mu_ keeps snapshot operations one at
+  // a time): table lookups and DDL go on while up to snapshot_bytes are read.
+  uint64_t first_id = 0;
+  HBEMU_RETURN_IF_ERROR(catalog_->ReserveIds(record.tables.size(), &first_id));
   const leveldb::Snapshot* moment = db_->GetSnapshot();
   leveldb::ReadOptions read;
   read.snapshot = moment;
@@ -134,35 +136,38 @@ Status Snapshots::Take(std::string_view name, const std::vector<std::string>& ta
   const uint64_t limit = static_cast<uint64_t>(std::max<int64_t>(limits.snapshot_bytes, 0));
   const uint64_t kept = std::min<uint64_t>(total_bytes_, limit);
   const uint64_t room = limit - kept;
-  const Status s = catalog_->ReserveIds(
-      record.tables.size(), [&](uint64_t first_id, leveldb::WriteBatch* batch) {
-        for (size_t i = 0; i < record.tables.size(); ++i) {
-          TableDescriptor& table = record.tables[i];
-          const uint64_t live_id = table.id;
-          table.id = first_id + i;
-          HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, live_id, table.id, room, kept, batch,
-                                          &record.bytes, &record.cells));
-        }
-        batch->Put(SnapshotKey(name), EncodeSnapshotRecord(record));
-        return Status::OK();
-      });
+  leveldb::WriteBatch batch;
+  Status s;
+  for (size_t i = 0; i < record.tables.size() && s.ok(); ++i) {
+    TableDescriptor& table = record.tables[i];
+    const uint64_t live_id = table.id;
+    table.id = first_id + i;
+    s = CopyCells(read, live_id, table.id, room, kept, &batch, &record.bytes, &record.cells);
+  }
   db_->ReleaseSnapshot(moment);
   HBEMU_RETURN_IF_ERROR(s);
+  batch.Put(SnapshotKey(name), EncodeSnapshotRecord(record));
+  leveldb::WriteOptions sync;
+  sync.sync = true;
+  HBEMU_RETURN_IF_ERROR(FromLevelDb(db_->Write(sync, &batch)));
   total_bytes_ += record.bytes;
   records_[record.name] = std::move(record);
   return Status::OK();
 }
 
 Status Snapshots::InstallLocked(const SnapshotRecord& record, TableInstall* install) {
-  install->fill = [&](const std::vector<uint64_t>& new_ids, leveldb::WriteBatch* batch) {
-    leveldb::ReadOptions read;  // a snapshot restored once is likely restored again: cache it
-    uint64_t bytes = 0, cells = 0;
-    for (size_t i = 0; i < new_ids.size(); ++i) {
-      HBEMU_RETURN_IF_ERROR(CopyCells(db_, read, record.tables[i].id, new_ids[i], UINT64_MAX, 0,
-                                      batch, &bytes, &cells));
-    }
-    return Status::OK();
-  };
+  // The cells are copied before the catalog is asked (see Take); a snapshot restored once is
+  // likely restored again: its reads are cached.
+  uint64_t first_id = 0;
+  HBEMU_RETURN_IF_ERROR(catalog_->ReserveIds(install->tables.size(), &first_id));
+  leveldb::WriteBatch cells;
+  uint64_t bytes = 0, count = 0;
+  for (size_t i = 0; i < install->tables.size(); ++i) {
+    install->ids.push_back(first_id + i);
+    HBEMU_RETURN_IF_ERROR(CopyCells(leveldb::ReadOptions(), record.tables[i].id, first_id + i,
+                                    UINT64_MAX, 0, &cells, &bytes, &count));
+  }
+  install->cells = &cells;
   std::vector<uint64_t> dropped;
   HBEMU_RETURN_IF_ERROR(catalog_->Install(*install, &dropped));
   if (!dropped.empty()) sweeper_->Wake();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,8 @@
 
 namespace leveldb {
 class DB;
+class WriteBatch;
+struct ReadOptions;
 }
 
 namespace hbemu::storage {
@@ -68,6 +71,9 @@ class Snapshots {
   // Sorted by name.
   std::vector<SnapshotInfo> List() const;
 
+  // Test hook: called as each table's cells start to be copied (Take, Restore, Clone).
+  void SetCopyHookForTesting(std::function<void()> hook) { copy_hook_ = std::move(hook); }
+
  private:
   Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock);
   Status Load();
@@ -76,6 +82,12 @@ class Snapshots {
   // With mu_ held: installs `tables` (from snapshot `record`, table i's cells at
   // record.tables[i].id) as `install` describes.
   Status InstallLocked(const SnapshotRecord& record, TableInstall* install);
+  // Adds every cell of table `from`, as `read` sees it, to *batch under table `to`: the cell
+  // keys differ only in the table id that follows the tag. Stops with an error once *bytes
+  // passes `room` (what the snapshot_bytes limit leaves after `kept`, the other snapshots'
+  // bytes). Runs without the catalog's mutex.
+  Status CopyCells(const leveldb::ReadOptions& read, uint64_t from, uint64_t to, uint64_t room,
+                   uint64_t kept, leveldb::WriteBatch* batch, uint64_t* bytes, uint64_t* cells);
 
   leveldb::DB* const db_;
   Catalog* const catalog_;
@@ -84,6 +96,7 @@ class Snapshots {
   mutable std::mutex mu_;
   std::map<std::string, SnapshotRecord, std::less<>> records_;  // guarded by mu_
   uint64_t total_bytes_ = 0;                                   // guarded by mu_
+  std::function<void()> copy_hook_;
 };
 
 }  // namespace hbemu::storage

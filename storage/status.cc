@@ -24,6 +24,8 @@ std::string Status::ToString() const {
     case Code::kSnapshotNotFound: name = "SnapshotNotFound"; break;
     case Code::kSnapshotCreation: name = "SnapshotCreation"; break;
     case Code::kResultTooLarge: name = "ResultTooLarge"; break;
+    case Code::kRowTooBig: name = "RowTooBig"; break;
+    case Code::kRegionTooBusy: name = "RegionTooBusy"; break;
   }
   return std::string(name) + ": " + message_;
 }

@@ -31,6 +31,8 @@ class [[nodiscard]] Status {
     kSnapshotNotFound,     // SnapshotDoesNotExistException
     kSnapshotCreation,     // SnapshotCreationException (e.g. a table that does not exist)
     kResultTooLarge,       // MultiActionResultTooLarge: a call's results past result_bytes
+    kRowTooBig,            // RowTooBigException: one row's read past result_bytes
+    kRegionTooBusy,        // RegionTooBusyException: memory past a limit, retry later
   };
 
   Status() = default;
@@ -53,6 +55,8 @@ class [[nodiscard]] Status {
   static Status SnapshotNotFound(std::string msg) { return Status(Code::kSnapshotNotFound, std::move(msg)); }
   static Status SnapshotCreation(std::string msg) { return Status(Code::kSnapshotCreation, std::move(msg)); }
   static Status ResultTooLarge(std::string msg) { return Status(Code::kResultTooLarge, std::move(msg)); }
+  static Status RowTooBig(std::string msg) { return Status(Code::kRowTooBig, std::move(msg)); }
+  static Status RegionTooBusy(std::string msg) { return Status(Code::kRegionTooBusy, std::move(msg)); }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

@@ -35,18 +35,23 @@ const char* JavaExceptionClass(const Status& status) {
       return "org.apache.hadoop.hbase.snapshot.SnapshotCreationException";
     case Status::Code::kResultTooLarge:
       return "org.apache.hadoop.hbase.MultiActionResultTooLarge";
+    case Status::Code::kRowTooBig:
+      return "org.apache.hadoop.hbase.regionserver.RowTooBigException";
+    case Status::Code::kRegionTooBusy: return "org.apache.hadoop.hbase.RegionTooBusyException";
   }
   return "java.io.IOException";
 }
 
 bool CanRetry(const Status& status) {
-  return status.code() == Status::Code::kIOError || status.code() == Status::Code::kCorruption;
+  return status.code() == Status::Code::kIOError || status.code() == Status::Code::kCorruption ||
+         status.code() == Status::Code::kRegionTooBusy;
 }
 
 bool RaisedRemotely(const Status& status) {
   switch (status.code()) {
     case Status::Code::kNoSuchColumnFamily:
     case Status::Code::kDoNotRetry:
+    case Status::Code::kRowTooBig:  // the region server's store scanner
       return true;
     case Status::Code::kTableNotDisabled:  // enableTable's check runs in the client
       return status.message().rfind("Not DISABLED;", 0) == 0;

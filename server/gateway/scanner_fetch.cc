@@ -30,7 +30,9 @@ storage::Status FetchScannerRows(const storage::Store& store, ScannerRegistry::E
   if (entry->scanner == nullptr) {
     HBEMU_RETURN_IF_ERROR(store.OpenScanner(entry->table, entry->spec, &entry->scanner));
   }
-  return FetchScannerRows(entry->scanner.get(), requested, rows);
+  const storage::Status status = FetchScannerRows(entry->scanner.get(), requested, rows);
+  ScannerRegistry::Recount(entry);
+  return status;
 }
 
 }  // namespace hbemu::server

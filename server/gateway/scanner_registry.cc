@@ -1,6 +1,7 @@
 #include "server/gateway/scanner_registry.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <limits>
 
@@ -16,7 +17,22 @@ namespace {
 
 constexpr size_t kTrimAfterClosing = 1000;
 
+// What every open scanner of the process holds, against Limits::scanner_bytes.
+std::atomic<int64_t> g_held_bytes{0};
+
 }  // namespace
+
+ScannerRegistry::Entry::~Entry() { g_held_bytes.fetch_sub(charged, std::memory_order_relaxed); }
+
+int64_t ScannerRegistry::HeldBytes() { return g_held_bytes.load(std::memory_order_relaxed); }
+
+void ScannerRegistry::Recount(Entry* entry) {
+  const int64_t now = static_cast<int64_t>(
+      storage::ScanSpecBytes(entry->spec) +
+      (entry->scanner != nullptr ? entry->scanner->HeldBytes() : 0));
+  g_held_bytes.fetch_add(now - entry->charged, std::memory_order_relaxed);
+  entry->charged = now;
+}
 
 ScannerRegistry::ScannerRegistry(storage::Clock* clock, int64_t idle_timeout_ms, int64_t max_open)
     : clock_(clock),
@@ -46,13 +62,30 @@ int32_t ScannerRegistry::Add(std::unique_ptr<storage::Scanner> scanner, bool sor
   return AddEntry(std::move(entry));
 }
 
-int32_t ScannerRegistry::AddUnopened(std::string table, storage::ScanSpec spec,
-                                     bool sorted_columns) {
+storage::Status ScannerRegistry::AddUnopened(std::string table, storage::ScanSpec spec,
+                                             bool sorted_columns, int32_t* id) {
+  const int64_t bytes = static_cast<int64_t>(storage::ScanSpecBytes(spec));
+  const int64_t limit = CurrentLimits().scanner_bytes;
+  // Charged before the check, so two scanners opened at once cannot both pass on the same room.
+  const int64_t held = g_held_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  if (held + bytes > limit) {
+    g_held_bytes.fetch_sub(bytes, std::memory_order_relaxed);
+    LOG_EVERY_N(WARNING, 100) << "[scanners] refused a scanner of " << bytes
+                              << " bytes: open scanners hold " << held
+                              << " (limit scanner_bytes " << limit << ")";
+    return storage::Status::RegionTooBusy(
+        "Above scanner memory limit: open scanners hold " + std::to_string(held) +
+        " bytes and this scan needs " + std::to_string(bytes) + " more, past the scanner_bytes "
+        "limit of " + std::to_string(limit) + " bytes (--limit scanner_bytes=N raises it); "
+        "close scanners, or name fewer columns per scan");
+  }
   auto entry = std::make_shared<Entry>();
+  entry->charged = bytes;
   entry->spec = std::move(spec);
   entry->sorted_columns = sorted_columns;
   entry->table = std::move(table);
-  return AddEntry(std::move(entry));
+  *id = AddEntry(std::move(entry));
+  return storage::Status::OK();
 }
 
 int32_t ScannerRegistry::AddEntry(std::shared_ptr<Entry> entry) {

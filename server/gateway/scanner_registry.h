@@ -26,12 +26,16 @@ namespace hbemu::server {
 class ScannerRegistry {
  public:
   struct Entry {
+    ~Entry();  // gives its bytes back to the scanner_bytes budget
     std::mutex mu;  // one call at a time per scanner
     // Null until the first fetch that asks for rows opens it from `spec` (FetchScannerRows).
     std::unique_ptr<storage::Scanner> scanner;
     storage::ScanSpec spec;  // what the scanner is opened with
     bool sorted_columns = false;
     std::string table;  // the table scanned, for the admin console's counts
+    // Bytes counted against the scanner_bytes budget for it: its request, and after each
+    // fetch the rows it keeps for the next (guarded by mu once registered).
+    int64_t charged = 0;
   };
 
   // `max_open` below 1 counts as 1. Starts the expiry timer's thread, which sleeps while no
@@ -47,7 +51,16 @@ class ScannerRegistry {
               std::string table = "");
   // A scanner of `table` opened by its first fetch that asks for rows, as HBase's client opens
   // its region scanner (so a missing table fails there, and writes made before it are seen).
-  int32_t AddUnopened(std::string table, storage::ScanSpec spec, bool sorted_columns);
+  // Refused, with HBase's retryable RegionTooBusyException, when what it holds would take the
+  // bytes all open scanners of the process hold past the scanner_bytes limit: a scan naming
+  // millions of columns keeps them until it is closed.
+  storage::Status AddUnopened(std::string table, storage::ScanSpec spec, bool sorted_columns,
+                              int32_t* id);
+  // After a fetch: counts what the entry's scanner keeps now (a batched scan's rows read
+  // ahead). REQUIRES: entry->mu held.
+  static void Recount(Entry* entry);
+  // Bytes all open scanners of the process hold against the scanner_bytes limit.
+  static int64_t HeldBytes();
   // nullptr when the id is unknown, closed or expired. Touching it restarts its idle timer.
   std::shared_ptr<Entry> Find(int32_t id);
   // False when the id is unknown, closed or expired.

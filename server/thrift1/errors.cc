@@ -42,6 +42,7 @@ void ThrowIfError(const Status& status, InvalidArgumentAs invalid_argument) {
     case Status::Code::kNoSuchColumnFamily:
     case Status::Code::kDoNotRetry:
     case Status::Code::kTableNotDisabled:
+    case Status::Code::kRowTooBig:
       if (RaisedRemotely(status)) {
         // Raised on the region server or master: the client's RemoteException already reads
         // "<class>: <message>", and the handler prints the class once more in front.

@@ -507,7 +507,9 @@ bool HbaseHandler::checkAndPut(const std::string& tableName, const std::string& 
 int32_t HbaseHandler::OpenScanner(const std::string& table, storage::ScanSpec spec,
                                   bool sorted_columns) {
   ThrowIfIllegalTableName(table);  // HBase's getTable(name), before the scan is built
-  return scanners_->AddUnopened(table, std::move(spec), sorted_columns);
+  int32_t id = 0;
+  ThrowIfError(scanners_->AddUnopened(table, std::move(spec), sorted_columns, &id));
+  return id;
 }
 
 int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const thrift::TScan& scan,

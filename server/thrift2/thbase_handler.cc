@@ -327,7 +327,9 @@ int32_t ThbaseHandler::openScanner(const std::string& table, const thrift2::TSca
   ThrowIfError(convert::ToScanSpec(tscan, &spec));
   // Opened lazily, at the first fetch that asks for rows, as HBase's client does: a missing
   // table or family fails there (scanner_fetch.h).
-  return scanners_->AddUnopened(table, std::move(spec), /*sorted_columns=*/false);
+  int32_t id = 0;
+  ThrowIfError(scanners_->AddUnopened(table, std::move(spec), /*sorted_columns=*/false, &id));
+  return id;
 }
 
 void ThbaseHandler::getScannerRows(std::vector<thrift2::TResult>& _return, int32_t scannerId,

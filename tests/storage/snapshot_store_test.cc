@@ -3,6 +3,8 @@
 // table's schema and regions.
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <memory>
 #include <thread>
 #include <string>
@@ -346,6 +348,48 @@ TEST_F(SnapshotDiskTest, DeletingASnapshotSweepsTheCellsItKept) {
     ++cells;
   }
   EXPECT_EQ(cells, live.size());  // only the live table's: the snapshot's and the replaced ones are gone
+}
+
+}  // namespace
+}  // namespace hbemu::storage
+
+namespace hbemu::storage {
+namespace {
+
+// While a snapshot's cells are copied (up to snapshot_bytes, hundreds of megabytes), table
+// lookups and DDL go on: the copy runs outside the catalog's mutex. The hook runs in the middle
+// of each copy; another thread creates a table and looks it up there, and the copy waits for it.
+// Before, the copy ran under the catalog's mutex and that thread waited for the copy: the
+// 30-second wait below ran out.
+TEST_P(SnapshotStoreTest, TableLookupsAndCreatesGoOnDuringASnapshotCopy) {
+  Seed("t");
+  int copies = 0;
+  snapshots()->SetCopyHookForTesting([&] {
+    ++copies;
+    std::promise<Status> done;
+    std::future<Status> result = done.get_future();
+    std::thread ddl([&, n = copies] {
+      const std::string name = "during" + std::to_string(n);
+      TableDescriptor spec;
+      spec.families = {Family("f")};
+      Status s = store_->CreateTable(name, spec);
+      std::shared_ptr<const TableDescriptor> found;
+      if (s.ok()) s = store_->DescribeTable(name, &found);
+      done.set_value(s);
+    });
+    const bool finished = result.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    ddl.join();
+    EXPECT_TRUE(finished) << "createTable waited for the snapshot copy";
+    if (finished) EXPECT_OK(result.get());
+  });
+  ASSERT_OK(snapshots()->Take("s1", {"t"}));
+  Scramble("t");
+  ASSERT_OK(snapshots()->Restore("s1", RestoreOptions{}));
+  ASSERT_OK(snapshots()->Clone("s1", "copy"));
+  snapshots()->SetCopyHookForTesting(nullptr);
+  EXPECT_EQ(copies, 3);
+  EXPECT_EQ(Raw("copy"), Raw("t"));
+  EXPECT_NE(Describe("during3"), nullptr);
 }
 
 }  // namespace
