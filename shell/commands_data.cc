@@ -264,12 +264,7 @@ void GetCounter(CommandContext& ctx) {
 
 void AddDataCommands(CommandTable* t) {
   auto add = [t](const char* name, std::function<void(CommandContext&)> run, const char* help) {
-    CommandSpec spec;
-    spec.group = "dml";
-    spec.subject = Subject::kTable;
-    spec.help = help;
-    spec.run = std::move(run);
-    (*t)[name] = std::move(spec);
+    AddDmlCommand(t, name, std::move(run), help);
   };
   add("put", Put,
       "Put a cell 'value' at specified table/row/column and optionally timestamp coordinates.\n"

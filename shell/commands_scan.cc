@@ -210,12 +210,7 @@ void Count(CommandContext& ctx) {
 
 void AddScanCommands(CommandTable* t) {
   auto add = [t](const char* name, std::function<void(CommandContext&)> run, const char* help) {
-    CommandSpec spec;
-    spec.group = "dml";
-    spec.subject = Subject::kTable;
-    spec.help = help;
-    spec.run = std::move(run);
-    (*t)[name] = std::move(spec);
+    AddDmlCommand(t, name, std::move(run), help);
   };
   add("scan", Scan,
       "Scan a table; pass table name and optionally a dictionary of scanner specifications:\n"

@@ -154,4 +154,14 @@ long ForEachRow(CommandContext& ctx, const std::string& table, const t2::TScan& 
   return rows;
 }
 
+void AddDmlCommand(CommandTable* table, const char* name,
+                   std::function<void(CommandContext&)> run, const char* help) {
+  CommandSpec spec;
+  spec.group = "dml";
+  spec.subject = Subject::kTable;
+  spec.help = help;
+  spec.run = std::move(run);
+  (*table)[name] = std::move(spec);
+}
+
 }  // namespace hbemu::shell

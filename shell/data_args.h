@@ -39,4 +39,8 @@ long ForEachRow(CommandContext& ctx, const std::string& table, const hbemu::thri
                 int64_t limit, int batch,
                 const std::function<void(const hbemu::thrift2::TResult&, long)>& on_row);
 
+// Registers a row command (help group "dml", a table as its subject).
+void AddDmlCommand(CommandTable* table, const char* name,
+                   std::function<void(CommandContext&)> run, const char* help);
+
 }  // namespace hbemu::shell
