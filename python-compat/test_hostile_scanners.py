@@ -53,9 +53,10 @@ def test_batched_scans_of_a_huge_row_hold_only_the_next_batches(server_factory):
             assert len(piece) == 1 and [c.qualifier for c in piece[0].columnValues] == [
                 b"0000", b"0001"]
         # Each holds a piece and one cell more (30 MB), and the copy made as the piece goes
-        # out: measured 251 MiB for the four (751 MiB before).
+        # out: measured 251 MiB for the four with glibc's allocator, 354 MiB with the static
+        # build's (musl), 751 MiB before. Holding the four whole rows alone would be 640 MiB.
         held = rss_mib(server) - baseline
-        assert held < 4 * 80, "four open scanners hold %.0f MiB" % held
+        assert held < 4 * 130, "four open scanners hold %.0f MiB" % held
         # The scans go on where they stopped, piece by piece, to the row's end.
         # (A fetch stops adding pieces past reply_bytes, 64 MiB: three or four pieces each.)
         rest, piece = [], None
