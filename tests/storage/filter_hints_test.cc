@@ -69,7 +69,8 @@ TEST(FilterHintsTest, NestedListsAskEachLeafForItsHintAboutOncePerCell) {
     std::unique_ptr<Filter> root = NestedHintingLists(kLevels, alternate, &hint_calls);
     for (int cell = 0; cell < 3; ++cell) {
       hint_calls = 0;
-      const CellView view{"row", "f", "a" + std::to_string(cell), 1, "v"};
+      const std::string qualifier_text = "a" + std::to_string(cell);  // the view points into it
+      const CellView view{"row", "f", qualifier_text, 1, "v"};
       ASSERT_EQ(root->FilterCell(view), FilterCode::kSeekNextUsingHint);
       std::string family, qualifier;
       ASSERT_TRUE(root->NextCellHint(view, &family, &qualifier));
