@@ -92,18 +92,10 @@ def _order(cell):
 
 
 def _thrift_rows(client, table, scan, batch_rows):
-    scanner = client.openScanner(table, scan)
-    try:
-        while True:
-            results = client.getScannerRows(scanner, batch_rows)
-            if not results:
-                return
-            for r in results:
-                yield r.row, [(r.row, cv.family, cv.qualifier, cv.timestamp,
-                               cv.type if cv.type else hbase_result.PUT, cv.value)
-                              for cv in r.columnValues]
-    finally:
-        client.closeScanner(scanner)
+    for r in thrift2.scan_results(client, table, scan, batch_rows):
+        yield r.row, [(r.row, cv.family, cv.qualifier, cv.timestamp,
+                       cv.type if cv.type else hbase_result.PUT, cv.value)
+                      for cv in r.columnValues]
 
 
 def _merged(puts, markers):

@@ -56,3 +56,17 @@ def full_table_name(tname):
     ns = ns.decode("utf-8") if isinstance(ns, bytes) else ns
     q = tname.qualifier.decode("utf-8") if isinstance(tname.qualifier, bytes) else tname.qualifier
     return q if ns == "default" else "%s:%s" % (ns, q)
+
+
+def scan_results(client, table, scan, batch_rows):
+    """Each TResult of a Thrift2 scan, fetched batch_rows at a time; the scanner is closed on
+    every way out (the end, an error, or the caller stopping early)."""
+    scanner = client.openScanner(table, scan)
+    try:
+        while True:
+            results = client.getScannerRows(scanner, batch_rows)
+            if not results:
+                return
+            yield from results
+    finally:
+        client.closeScanner(scanner)

@@ -39,23 +39,11 @@ def _column_name(family, qualifier):
     return name
 
 
-def _scan(client, table, scan, batch_rows):
-    scanner = client.openScanner(table, scan)
-    try:
-        while True:
-            rows = client.getScannerRows(scanner, batch_rows)
-            if not rows:
-                return
-            yield from rows
-    finally:
-        client.closeScanner(scanner)
-
-
 def _columns(client, table, batch_rows):
     """Every (family, qualifier) the table holds, sorted: a keys-only pass over it."""
     seen = set()
     scan = T.TScan(maxVersions=ALL_VERSIONS, caching=batch_rows, filterString=b"KeyOnlyFilter()")
-    for result in _scan(client, table, scan, batch_rows):
+    for result in thrift2.scan_results(client, table, scan, batch_rows):
         for cv in result.columnValues:
             seen.add((cv.family, cv.qualifier))
     return sorted(seen)
@@ -86,7 +74,7 @@ def export_tsv(client, out, name, separator=b"\t", max_versions=ALL_VERSIONS, ba
                                    "; try another --separator" if bad == separator else ""))
 
     scan = T.TScan(maxVersions=max_versions, caching=batch_rows)
-    for result in _scan(client, table, scan, batch_rows):
+    for result in thrift2.scan_results(client, table, scan, batch_rows):
         row = result.row
         check(row, "row key", row)
         by_ts = {}
