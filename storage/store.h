@@ -17,6 +17,7 @@
 #include "storage/scanner.h"
 #include "storage/schema.h"
 #include "storage/status.h"
+#include "storage/store_limits.h"
 
 namespace leveldb {
 class DB;
@@ -39,6 +40,7 @@ struct StoreOptions {
   bool in_memory = false;      // LevelDB's in-memory Env: nothing touches the disk
   Clock* clock = nullptr;      // nullptr: the system clock
   bool sync_writes = false;    // fsync every data write (DDL is always synced)
+  StoreLimits limits;          // what the store bounds (the server's --limit values)
 };
 
 // The storage facade the server talks to: catalog operations and row reads and writes with
@@ -214,6 +216,7 @@ class Store {
 
   Clock* clock_;
   bool sync_writes_;
+  const StoreLimits limits_;
   std::string cluster_id_;
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::DB> db_;
