@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/thrift_server.h"
 
 namespace hbemu::server {

@@ -5,7 +5,7 @@
 namespace hbemu::storage {
 
 // The numbers storage bounds itself by. Storage keeps no registry of limits: whoever opens the
-// store or calls the filter parser hands these in. The server's registry (storage/limits.h:
+// store or calls the filter parser hands these in. The server's registry (server/limits.h:
 // names, units, bounds, `--limit`, `--limits`) fills them from its own values, and takes its
 // defaults from here, where each rule lives. Field names are the registry's.
 

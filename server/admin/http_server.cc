@@ -15,7 +15,7 @@
 
 #include "server/admin/console.h"
 #include "server/gateway/free_memory.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/browser_requests.h"
 
 namespace hbemu::server::admin {

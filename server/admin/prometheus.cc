@@ -8,7 +8,7 @@
 #include "server/admin/format.h"
 #include "server/admin/process_stats.h"
 #include "server/gateway/scanner_registry.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/wire_stats.h"
 #include "storage/store.h"
 

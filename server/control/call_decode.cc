@@ -11,7 +11,7 @@
 
 #include <thrift/transport/TBufferTransports.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/bounded_reader.h"
 
 namespace hbemu::server::control {

@@ -7,7 +7,7 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/string_body.hpp>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/browser_requests.h"
 
 namespace hbemu::server {

@@ -1,6 +1,6 @@
 #include "server/net/message_skimmer.h"
 
-#include "storage/limits.h"
+#include "server/limits.h"
 
 #include <algorithm>
 #include <climits>

@@ -25,7 +25,7 @@
 #include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/connection.h"
 
 namespace hbemu::server {

@@ -17,7 +17,7 @@
 #include <thrift/transport/TBufferTransports.h>
 
 #include "server/gateway/free_memory.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/bounded_reader.h"
 #include "server/net/http_exchange.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/net/call_hook.h"
 #include "server/net/message_skimmer.h"
 #include "server/net/paged_buffer.h"

@@ -9,7 +9,7 @@
 #include "server/gateway/batch_errors.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"

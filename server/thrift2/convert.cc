@@ -6,7 +6,7 @@
 
 #include "server/admin/console.h"
 #include "server/gateway/attributes.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/thrift2/filter_bytes.h"
 #include "storage/filter_parser.h"
 #include "storage/request_checks.h"

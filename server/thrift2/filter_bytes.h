@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "storage/filter.h"
 #include "storage/status.h"
 

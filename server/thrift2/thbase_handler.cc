@@ -7,7 +7,7 @@
 #include "server/gateway/application_error.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
 #include "storage/request_checks.h"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "tests/server/admin/scoped_limits.h"
 #include "tests/server/net/wire_session_testing.h"
 

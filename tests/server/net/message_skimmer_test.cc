@@ -11,7 +11,7 @@
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "tests/server/admin/scoped_limits.h"
 #include "Hbase.h"
 

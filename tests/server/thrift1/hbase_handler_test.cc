@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "server/gateway/scanner_registry.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "server/thrift1/errors.h"
 #include "storage/clock.h"
 #include "storage/store.h"

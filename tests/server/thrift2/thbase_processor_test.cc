@@ -16,7 +16,7 @@
 #include <thrift/transport/TBufferTransports.h>
 
 #include "server/gateway/scanner_registry.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "storage/clock.h"
 #include "storage/store.h"
 
