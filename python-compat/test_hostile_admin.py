@@ -2,7 +2,7 @@
 and huge rows, made-up and non-UTF-8 method names, dropped tables and more tables than the
 metrics keep. Each test starts its own server, attacks it, and asserts that the process is
 alive, that a bystander Thrift connection opened before the attack still gets answers, that the
-server's RSS stays under a stated bound, and what the client gets (storage/limits.h:
+server's RSS stays under a stated bound, and what the client gets (server/limits.h:
 admin_page_bytes, admin_value_bytes, admin_page_cells, metric_tables).
 """
 

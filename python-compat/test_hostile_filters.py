@@ -5,7 +5,7 @@ over HTTP; Thrift2 openScanner, getScannerResults and get with TGet.filterString
 Each test starts its own server and checks that the process is alive, that a bystander
 connection opened before the attack still gets answers, that RSS stays under a stated bound, and
 that the client gets the documented error: past filter_string_bytes, filter_depth or
-filter_count (storage/limits.h) the same TApplicationException HBase gives for an unparsable
+filter_count (server/limits.h) the same TApplicationException HBase gives for an unparsable
 filter ("Internal error processing <method>"), while the server's log names the limit and its
 --limit flag. Filters inside the limits must
 parse and scan (a generous deadline, never a timing assert: speed is in the benchmark), and a

@@ -4,7 +4,7 @@
     scripts/limits_doc.py [BINARY]            rewrite docs/limits.md (BINARY: build/hbase-emulator)
     scripts/limits_doc.py --check BINARY [FILE]   exit 1, with a diff, when FILE differs
 
-The table comes from the binary (storage/limits.h is its one source), so the page cannot drift
+The table comes from the binary (server/limits.h is its one registry), so the page cannot drift
 from the code: CTest runs the --check form (tests/CMakeLists.txt, docs_limits_current).
 """
 
@@ -23,8 +23,9 @@ HEAD = """\
      hand. CTest (docs_limits_current) fails when this page and the binary disagree. -->
 
 A test backend meets fuzzers, property-based tests and broken clients, so every resource a
-request can make the server hold is bounded, all in one place (`storage/limits.h`). Each limit
-can be changed with `--limit NAME=VALUE` (repeatable; byte limits take `K`/`M`/`G`), and
+request can make the server hold is bounded, all in one registry (`server/limits.h`; the store
+is handed the ones it enforces, whose defaults live with their rules in `storage/store_limits.h`).
+Each limit can be changed with `--limit NAME=VALUE` (repeatable; byte limits take `K`/`M`/`G`), and
 `hbase-emulator --limits` prints this table with the values in force (here, the defaults):
 
 """

@@ -11,7 +11,7 @@
 #     container image unpacked and run under chroot with the smoke suite;
 #  3. the GoogleTest and Python suites again on an AddressSanitizer + UBSan build (glibc), and
 #     the hostile Python cases once more there with --test-controls on;
-#  4. the concurrency tests on a ThreadSanitizer build.
+#  4. the concurrency tests (CTest label `concurrency`) on a ThreadSanitizer build.
 # The aarch64 build and its qemu smoke run in scripts/release.sh, not here (CI time).
 # HBEMU_SANITIZERS=0 skips 3 and 4 (quicker local runs; CI runs everything).
 set -euo pipefail
@@ -61,7 +61,8 @@ if [ "${HBEMU_SANITIZERS:-1}" != 0 ]; then
   echo "== ThreadSanitizer build (concurrency tests)"
   BUILD_DIR="$repo/build-tsan" BUILD_TYPE=Debug CMAKE_EXTRA_ARGS="-DENABLE_TSAN=ON" \
     BUILD_TARGETS="storage_tests server_tests" "$repo/scripts/setup.sh"
+  # Every test in a test file that starts threads carries the label (cmake/ConcurrencyLabel.cmake).
   env "${sanitizer_env[@]}" ctest --test-dir "$repo/build-tsan" --output-on-failure -j "$(nproc)" \
-    -R 'Concurren|Thread|Parallel|Increment|Sweep|Stop|Scanner|ThriftServer'
+    -L concurrency
 fi
 echo "== all tests passed in $(( $(date +%s) - start )) s"

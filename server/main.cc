@@ -133,6 +133,7 @@ int main(int argc, char** argv) {
   if (controls) store_options.clock = controls->clock();
   store_options.in_memory = options.in_memory;
   store_options.sync_writes = options.sync_writes;
+  store_options.limits = StoreLimitsOf(options.limits);
   std::unique_ptr<storage::Store> store;
   storage::Status s = storage::Store::Open(store_options, &store);
   if (!s.ok()) {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "server/limits.h"
 #include "server/net/thrift_server.h"
-#include "storage/limits.h"
 
 namespace hbemu::server {
 

@@ -42,7 +42,7 @@ std::string Excerpt(std::string_view text) {
 
 class Parser {
  public:
-  Parser(std::string_view s, const Limits& limits) : s_(s), limits_(limits) {}
+  Parser(std::string_view s, const FilterLimits& limits) : s_(s), limits_(limits) {}
 
   Status Parse(std::unique_ptr<Filter>* out) {
     if (static_cast<int64_t>(s_.size()) > limits_.filter_string_bytes) {
@@ -329,7 +329,7 @@ class Parser {
   }
 
   const std::string_view s_;
-  const Limits& limits_;
+  const FilterLimits limits_;
   std::vector<Op> ops_;
   std::vector<char> nests_;  // per ops_ entry: whether it counts in open_levels_
   std::vector<Tree> filters_;
@@ -339,7 +339,7 @@ class Parser {
 
 }  // namespace
 
-Status ParseFilterString(std::string_view text, const Limits& limits,
+Status ParseFilterString(std::string_view text, const FilterLimits& limits,
                          std::shared_ptr<const Filter>* out) {
   std::unique_ptr<Filter> filter;
   HBEMU_RETURN_IF_ERROR(Parser(text, limits).Parse(&filter));
@@ -348,7 +348,7 @@ Status ParseFilterString(std::string_view text, const Limits& limits,
 }
 
 Status ParseFilterString(std::string_view text, std::shared_ptr<const Filter>* out) {
-  return ParseFilterString(text, CurrentLimits(), out);
+  return ParseFilterString(text, FilterLimits(), out);
 }
 
 }  // namespace hbemu::storage

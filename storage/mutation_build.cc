@@ -7,12 +7,11 @@
 
 #include "storage/coding.h"
 #include "storage/key_format.h"
+#include "storage/request_checks.h"
 
 namespace hbemu::storage {
 namespace {
 
-constexpr size_t kMaxRowLength = 32767;             // HConstants.MAX_ROW_LENGTH
-constexpr size_t kMaxCellBytes = 10 * 1024 * 1024;  // hbase.client.keyvalue.maxsize
 
 struct ColumnKey {
   std::string_view family;
@@ -30,15 +29,6 @@ std::string EncodeLong(int64_t v) {
 
 }  // namespace
 
-Status ValidateRow(std::string_view row) {
-  if (row.empty()) return Status::InvalidArgument("Row length is 0");
-  if (row.size() > kMaxRowLength) {
-    return Status::InvalidArgument("Row length " + std::to_string(row.size()) + " is > " +
-                                   std::to_string(kMaxRowLength));
-  }
-  return Status::OK();
-}
-
 Status NoSuchFamily(const TableDescriptor& table, std::string_view family) {
   return Status::NoSuchColumnFamily("Column family " + std::string(family) +
                                     " does not exist in region " + table.name.ToString() +
@@ -52,8 +42,8 @@ int64_t WriteTime::After(int64_t mark) const {
 }
 
 MutationBuilder::MutationBuilder(const TableDescriptor& table, RowRead read,
-                                 leveldb::WriteBatch* batch)
-    : table_(table), read_(std::move(read)), batch_(batch) {}
+                                 int64_t max_cell_bytes, leveldb::WriteBatch* batch)
+    : table_(table), read_(std::move(read)), max_cell_bytes_(max_cell_bytes), batch_(batch) {}
 
 Status MutationBuilder::Validate(const RowMutationView& m) const {
   for (const ColumnMutationView* it = m.begin; it != m.end; ++it) {
@@ -61,12 +51,10 @@ Status MutationBuilder::Validate(const RowMutationView& m) const {
     if (c.type != MutationType::kDeleteRow && table_.FindFamily(c.family) == nullptr) {
       return NoSuchFamily(table_, c.family);
     }
-    if (c.timestamp < 0) {
-      return Status::InvalidArgument("Timestamp cannot be negative. ts=" +
-                                     std::to_string(c.timestamp));
-    }
+    HBEMU_RETURN_IF_ERROR(CheckTimestamp(c.timestamp));
     if (c.type == MutationType::kPut &&
-        m.row.size() + c.family.size() + c.qualifier.size() + c.value.size() > kMaxCellBytes) {
+        static_cast<int64_t>(m.row.size() + c.family.size() + c.qualifier.size() +
+                             c.value.size()) > max_cell_bytes_) {
       return Status::InvalidArgument("KeyValue size too large");
     }
   }
@@ -220,8 +208,9 @@ NewValueFn AppendTo(const std::vector<ColumnAppend>& appends) {
 Status BuildReadModifyWrite(const TableDescriptor& table, std::string_view row,
                             const std::vector<std::pair<std::string, std::string>>& columns,
                             const RowResult& current, const NewValueFn& new_value,
-                            const WriteTime& time, leveldb::WriteBatch* batch,
-                            std::vector<Cell>* result, ClockMarks* dated) {
+                            const WriteTime& time, int64_t max_cell_bytes,
+                            leveldb::WriteBatch* batch, std::vector<Cell>* result,
+                            ClockMarks* dated) {
   dated->clear();
   result->clear();
   RowMutation m;
@@ -251,7 +240,7 @@ Status BuildReadModifyWrite(const TableDescriptor& table, std::string_view row,
   // Every timestamp is explicit now: the builder only checks and encodes.
   MutationBatchView view;
   view.Add(m);
-  MutationBuilder builder(table, nullptr, batch);
+  MutationBuilder builder(table, nullptr, max_cell_bytes, batch);
   ClockMarks none;
   HBEMU_RETURN_IF_ERROR(builder.Add(view[0], WriteTime{time.now, nullptr, 0}, &none));
   // HBase's Result is sorted by column (family, then qualifier), not in request order.

@@ -27,8 +27,6 @@ namespace hbemu::storage {
 // cell at INT64_MAX - 1), it is dated INT64_MAX - 1 (COMPATIBILITY.md, Judgement calls).
 inline constexpr int64_t kNewestWriteTimestamp = kLatestTimestamp - 1;
 
-// HBase's row checks: not empty, at most HConstants.MAX_ROW_LENGTH bytes.
-Status ValidateRow(std::string_view row);
 Status NoSuchFamily(const TableDescriptor& table, std::string_view family);
 
 // How the server dates one row's writes that carry no timestamp of their own.
@@ -66,7 +64,9 @@ using RowRead =
 // encoding (key_format.h). One per call, reused across its rows.
 class MutationBuilder {
  public:
-  MutationBuilder(const TableDescriptor& table, RowRead read, leveldb::WriteBatch* batch);
+  // `max_cell_bytes`: StoreLimits::cell_bytes.
+  MutationBuilder(const TableDescriptor& table, RowRead read, int64_t max_cell_bytes,
+                  leveldb::WriteBatch* batch);
 
   // The checks that can reject a row mutation without reading the row.
   Status Validate(const RowMutationView& m) const;
@@ -82,6 +82,7 @@ class MutationBuilder {
 
   const TableDescriptor& table_;
   RowRead read_;
+  int64_t max_cell_bytes_;
   leveldb::WriteBatch* batch_;
   std::string key_;    // scratch, reused across cells and rows
   std::string value_;  // scratch
@@ -107,7 +108,8 @@ NewValueFn AppendTo(const std::vector<ColumnAppend>& appends);
 Status BuildReadModifyWrite(const TableDescriptor& table, std::string_view row,
                             const std::vector<std::pair<std::string, std::string>>& columns,
                             const RowResult& current, const NewValueFn& new_value,
-                            const WriteTime& time, leveldb::WriteBatch* batch,
-                            std::vector<Cell>* result, ClockMarks* dated);
+                            const WriteTime& time, int64_t max_cell_bytes,
+                            leveldb::WriteBatch* batch, std::vector<Cell>* result,
+                            ClockMarks* dated);
 
 }  // namespace hbemu::storage

@@ -3,12 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "storage/limits.h"
 
 namespace hbemu::storage {
-
-ResultBudget::ResultBudget()
-    : limit_(static_cast<uint64_t>(std::max<int64_t>(CurrentLimits().result_bytes, 0))) {}
 
 Status ResultBudget::Charge(const RowResult& result) {
   uint64_t bytes = kRowOverhead + result.row.size();

@@ -9,7 +9,7 @@
 namespace hbemu::storage {
 
 // The result budget of one multi-get call (Thrift1 getRows*, Thrift2 getMultiple):
-// Limits::result_bytes of memory for the rows it reads, each charged its bytes and what holding
+// the result_bytes limit of memory for the rows it reads, each charged its bytes and what holding
 // it costs (a result and a reply struct per row, a cell and its strings per cell), so a list
 // naming one row two million times is bounded as a list naming one big row many times.
 //
@@ -24,7 +24,7 @@ class ResultBudget {
   static constexpr size_t kRowOverhead = 512;
   static constexpr size_t kCellOverhead = 160;
 
-  ResultBudget();  // Limits::result_bytes in force
+  // `limit`: the result_bytes limit in force, handed in by the caller.
   explicit ResultBudget(uint64_t limit) : limit_(limit) {}
 
   // Charges one row's result; past the limit, the error the call fails with.

@@ -9,7 +9,6 @@
 
 #include "storage/coding.h"
 #include "storage/key_format.h"
-#include "storage/limits.h"
 #include "storage/result_budget.h"
 
 namespace hbemu::storage {
@@ -93,8 +92,12 @@ class BudgetedCellSink final : public CellSink {
 
 }  // namespace
 
-RowReader::RowReader(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms)
-    : table_(table), spec_(spec), visibility_(table, spec, now_ms) {}
+RowReader::RowReader(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms,
+                     int64_t row_bytes)
+    : table_(table),
+      spec_(spec),
+      row_bytes_(static_cast<uint64_t>(std::max<int64_t>(row_bytes, 0))),
+      visibility_(table, spec, now_ms) {}
 
 RowReader::RowReader(const TableDescriptor* table, int64_t now_ms, ForFlush)
     : table_(table),
@@ -134,10 +137,8 @@ Status RowReader::Read(leveldb::Iterator* it, std::string_view row_key_prefix,
   row_cells_.clear();
   // HBase's store scanner fails a row past hbase.table.max.rowsize; here the row a row-level
   // filter holds whole is bounded by result_bytes, as a multi-get's rows are.
-  const uint64_t row_limit =
-      static_cast<uint64_t>(std::max<int64_t>(CurrentLimits().result_bytes, 0));
   row_over_budget_ = false;
-  BudgetedCellSink cell_sink(&row_cells_, row_limit, &row_over_budget_);
+  BudgetedCellSink cell_sink(&row_cells_, row_bytes_, &row_over_budget_);
   visibility_.Reset(filter, row);
   bool paused = false;
   HBEMU_RETURN_IF_ERROR(ReadCells(it, row_key_prefix,
@@ -153,7 +154,7 @@ Status RowReader::Read(leveldb::Iterator* it, std::string_view row_key_prefix,
     row_cells_.shrink_to_fit();
     filter->Reset();
     return Status::RowTooBig(
-        "Max row size allowed: " + std::to_string(row_limit) +
+        "Max row size allowed: " + std::to_string(row_bytes_) +
         ", but the row is bigger than that, the row info: " + std::string(row) +
         ", already have process row cells = " + std::to_string(cells) +
         " (a row-level filter reads its row whole, within the result_bytes limit; "

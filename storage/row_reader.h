@@ -31,8 +31,10 @@ namespace hbemu::storage {
 // what it learnt about a family is kept from row to row. Not thread-safe.
 class RowReader {
  public:
-  // A read as `spec` asks. `table` and `spec` must outlive the reader.
-  RowReader(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms);
+  // A read as `spec` asks. `table` and `spec` must outlive the reader. `row_bytes`: the most a
+  // row-level filter's row may hold (StoreLimits::result_bytes).
+  RowReader(const TableDescriptor* table, const ReadSpec* spec, int64_t now_ms,
+            int64_t row_bytes);
 
   // A flush's reader: every column and every version over all time, judged as a flush judges
   // them (RowVisibility::Purpose::kFlush). `table` must outlive the reader.
@@ -119,12 +121,13 @@ class RowReader {
 
   const TableDescriptor* const table_;
   const ReadSpec* const spec_;
+  const uint64_t row_bytes_ = 0;
   RowVisibility visibility_;  // Reset for each row
   // Scratch reused from row to row.
   ParsedCellKey parsed_[2];  // the cell being read and the one before it, by turns
   int current_ = 0;
-  bool column_done_ = false;
-  bool row_over_budget_ = false;  // a row-level filter's row passed result_bytes  // the last cell's column needs no later cell (Skip::kNextColumn)
+  bool column_done_ = false;  // the last cell's column needs no later cell (Skip::kNextColumn)
+  bool row_over_budget_ = false;  // a row-level filter's row passed row_bytes_
   ParsedCellKey skipped_;
   // After a returned cell that used up its named column's versions, HBase seeks to the next
   // named column of the family (or past the family's row): cells of tail_family_ before

@@ -45,8 +45,12 @@ size_t Scanner::HeldBytes() const {
 }
 
 Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
-                 int64_t now_ms)
-    : db_(db), table_(std::move(table)), spec_(std::move(spec)), now_ms_(now_ms) {
+                 int64_t now_ms, int64_t row_bytes)
+    : db_(db),
+      table_(std::move(table)),
+      spec_(std::move(spec)),
+      now_ms_(now_ms),
+      row_bytes_(row_bytes) {
   snapshot_ = db_->GetSnapshot();
   leveldb::ReadOptions options;
   options.snapshot = snapshot_;
@@ -90,7 +94,7 @@ Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, 
     }
   }
   if (lower_ >= upper_) exhausted_ = true;
-  reader_ = std::make_unique<RowReader>(table_.get(), &spec_.read, now_ms_);
+  reader_ = std::make_unique<RowReader>(table_.get(), &spec_.read, now_ms_, row_bytes_);
   if (spec_.read.filter != nullptr) {
     filter_ = spec_.read.filter->Clone();
     filter_->SetReversed(spec_.reversed);

@@ -31,8 +31,9 @@ size_t ScanSpecBytes(const ScanSpec& spec);
 
 class Scanner {
  public:
+  // `row_bytes`: StoreLimits::result_bytes (see RowReader).
   Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,
-          int64_t now_ms);
+          int64_t now_ms, int64_t row_bytes);
   ~Scanner();
   Scanner(const Scanner&) = delete;
   Scanner& operator=(const Scanner&) = delete;
@@ -84,6 +85,7 @@ class Scanner {
   const std::shared_ptr<const TableDescriptor> table_;
   const ScanSpec spec_;
   const int64_t now_ms_;
+  const int64_t row_bytes_;
   const leveldb::Snapshot* snapshot_;
   std::unique_ptr<leveldb::Iterator> it_;
   std::string lower_;  // inclusive key bound

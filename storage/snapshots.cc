@@ -7,7 +7,6 @@
 
 #include "storage/catalog.h"
 #include "storage/key_format.h"
-#include "storage/limits.h"
 #include "storage/table_sweeper.h"
 
 namespace hbemu::storage {
@@ -52,12 +51,13 @@ Status Snapshots::CopyCells(const leveldb::ReadOptions& read, uint64_t from, uin
   return FromLevelDb(it->status());
 }
 
-Snapshots::Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock)
-    : db_(db), catalog_(catalog), sweeper_(sweeper), clock_(clock) {}
+Snapshots::Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
+                     const StoreLimits& limits)
+    : db_(db), catalog_(catalog), sweeper_(sweeper), clock_(clock), limits_(limits) {}
 
 Status Snapshots::Open(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
-                       std::unique_ptr<Snapshots>* out) {
-  std::unique_ptr<Snapshots> snapshots(new Snapshots(db, catalog, sweeper, clock));
+                       const StoreLimits& limits, std::unique_ptr<Snapshots>* out) {
+  std::unique_ptr<Snapshots> snapshots(new Snapshots(db, catalog, sweeper, clock, limits));
   HBEMU_RETURN_IF_ERROR(snapshots->Load());
   *out = std::move(snapshots);
   return Status::OK();
@@ -97,7 +97,7 @@ Status Snapshots::Take(std::string_view name, const std::vector<std::string>& ta
     return Status::SnapshotExists("Snapshot '" + std::string(name) +
                                   "' already stored on the filesystem.");
   }
-  const Limits& limits = CurrentLimits();
+  const StoreLimits& limits = limits_;
   if (static_cast<int64_t>(records_.size()) >= limits.snapshots) {
     return Status::SnapshotCreation("already " + std::to_string(records_.size()) +
                                     " snapshots kept (limit snapshots); delete one first");

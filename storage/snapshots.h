@@ -12,6 +12,7 @@
 #include "storage/clock.h"
 #include "storage/snapshot_records.h"
 #include "storage/status.h"
+#include "storage/store_limits.h"
 
 namespace leveldb {
 class DB;
@@ -56,7 +57,7 @@ struct RestoreOptions {
 class Snapshots {
  public:
   static Status Open(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
-                     std::unique_ptr<Snapshots>* out);
+                     const StoreLimits& limits, std::unique_ptr<Snapshots>* out);
 
   // Snapshots `tables` ("t" or "ns:t", disabled ones too), or every table and namespace when
   // `tables` is empty.
@@ -75,7 +76,8 @@ class Snapshots {
   void SetCopyHookForTesting(std::function<void()> hook) { copy_hook_ = std::move(hook); }
 
  private:
-  Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock);
+  Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
+            const StoreLimits& limits);
   Status Load();
   // With mu_ held.
   Status FindLocked(std::string_view name, const SnapshotRecord** out) const;
@@ -93,6 +95,7 @@ class Snapshots {
   Catalog* const catalog_;
   TableSweeper* const sweeper_;
   Clock* const clock_;
+  const StoreLimits limits_;  // snapshots, snapshot_bytes
   mutable std::mutex mu_;
   std::map<std::string, SnapshotRecord, std::less<>> records_;  // guarded by mu_
   uint64_t total_bytes_ = 0;                                   // guarded by mu_

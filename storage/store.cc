@@ -19,6 +19,7 @@
 #include "storage/coding.h"
 #include "storage/key_format.h"
 #include "storage/mutation_build.h"
+#include "storage/request_checks.h"
 #include "storage/row_clock.h"
 #include "storage/row_locks.h"
 #include "storage/row_reader.h"
@@ -37,14 +38,12 @@ Status FromLevelDb(const leveldb::Status& s) {
   return Status::IOError(s.ToString());
 }
 
-Status CheckTimeRange(const TimeRange& range) {
-  if (range.min < 0 || range.max < 0) {
-    return Status::InvalidArgument("Timestamp cannot be negative. minStamp:" +
-                                   std::to_string(range.min) +
-                                   ", maxStamp:" + std::to_string(range.max));
-  }
-  if (range.min > range.max) return Status::IOError("maxStamp is smaller than minStamp");
-  return Status::OK();
+// TimeRange's checks; a range past the constructor with min > max is answered by HBase's
+// region server, with an IOException.
+Status CheckReadTimeRange(const TimeRange& range) {
+  const Status s = CheckTimeRange(range.min, range.max);
+  if (!s.ok() && range.min >= 0 && range.max >= 0) return Status::IOError(s.message());
+  return s;
 }
 
 }  // namespace
@@ -53,6 +52,7 @@ Store::Store(const StoreOptions& options)
     : clock_(options.clock != nullptr ? options.clock : Clock::System()),
       sync_writes_(options.sync_writes),
       before_family_sweep_batch_(options.before_family_sweep_batch),
+      limits_(options.limits),
       row_locks_(new RowLocks()),
       row_clock_(new RowClock()),
       codec_check_(new CodecCheck()) {}
@@ -76,7 +76,7 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
   HBEMU_RETURN_IF_ERROR(Snapshots::Open(store->db_.get(), store->catalog_.get(),
-                                        store->sweeper_.get(), store->clock_,
+                                        store->sweeper_.get(), store->clock_, store->limits_,
                                         &store->snapshots_));
   *out = std::move(store);
   return Status::OK();
@@ -170,9 +170,9 @@ Status Store::FindTable(std::string_view name, bool require_enabled,
 Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec,
                             bool is_get) const {
   // HBase's Get checks the time range before the versions (setTimeRange comes first).
-  HBEMU_RETURN_IF_ERROR(CheckTimeRange(spec.time_range));
+  HBEMU_RETURN_IF_ERROR(CheckReadTimeRange(spec.time_range));
   for (const auto& [family, range] : spec.family_time_ranges) {
-    HBEMU_RETURN_IF_ERROR(CheckTimeRange(range));
+    HBEMU_RETURN_IF_ERROR(CheckReadTimeRange(range));
   }
   // Get.readVersions refuses it; Scan.readVersions does not, and such a scan returns nothing.
   if (is_get && spec.max_versions <= 0) return Status::IOError("versions must be positive");
@@ -195,14 +195,14 @@ Status Store::ReadRowUnlocked(const TableDescriptor& table, std::string_view row
   RowReader::RowOptions options;
   options.filter = filter.get();
   options.scan_done = &scan_done;
-  return RowReader(&table, &spec, now_ms).Read(it.get(), prefix, options, result);
+  return RowReader(&table, &spec, now_ms, limits_.result_bytes).Read(it.get(), prefix, options, result);
 }
 
 Status Store::Get(std::string_view table_name, std::string_view row, const ReadSpec& spec,
                   RowResult* result) const {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  HBEMU_RETURN_IF_ERROR(CheckRow(row));
   HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec, /*is_get=*/true));
   result->cells.clear();
   return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
@@ -214,7 +214,8 @@ Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read, /*is_get=*/false));
   if (spec.batch < 0) return Status::InvalidArgument("batch must not be negative");
-  *out = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis());
+  *out = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis(),
+                                   limits_.result_bytes);
   return Status::OK();
 }
 
@@ -270,14 +271,14 @@ RowRead Store::RowReadAt(const TableDescriptor& table, int64_t now_ms) const {
 Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(ValidateRow(mutation.row));
+  HBEMU_RETURN_IF_ERROR(CheckRow(mutation.row));
   if (mutation.mutations.empty()) return Status::OK();
   auto lock = row_locks_->Lock(table->id, mutation.row);
   const int64_t now = clock_->NowMillis();
   MutationBatchView view;
   view.Add(mutation);
   leveldb::WriteBatch batch;
-  MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
+  MutationBuilder builder(*table, RowReadAt(*table, now), limits_.cell_bytes, &batch);
   ClockMarks ahead, dated;
   WriteTime time;
   HBEMU_RETURN_IF_ERROR(TimeFor(row_clock_.get(), *horizon_, table->id, mutation.row, now,
@@ -308,7 +309,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
   auto locks = row_locks_->LockAll(table->id, rows);
   const int64_t now = clock_->NowMillis();
   leveldb::WriteBatch batch;
-  MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
+  MutationBuilder builder(*table, RowReadAt(*table, now), limits_.cell_bytes, &batch);
   ClockMarks ahead, dated;
   bool pending = false;  // batch holds something
   Status first_failure;
@@ -318,7 +319,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
   };
   for (size_t i = 0; i < mutations.size(); ++i) {
     const RowMutationView m = mutations[i];
-    Status status = ValidateRow(m.row);
+    Status status = CheckRow(m.row);
     if (!status.ok()) {
       reject(i, std::move(status));
       continue;
@@ -366,7 +367,7 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
                               const NewValueFn& new_value, std::vector<Cell>* result) {
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  HBEMU_RETURN_IF_ERROR(CheckRow(row));
   auto lock = row_locks_->Lock(table->id, row);
   const int64_t now = clock_->NowMillis();
   // One read of just the columns involved, newest version only.
@@ -383,7 +384,7 @@ Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
                                 clock_->stopped(), &ahead, &time));
   leveldb::WriteBatch batch;
   HBEMU_RETURN_IF_ERROR(BuildReadModifyWrite(*table, row, columns, current, new_value, time,
-                                             &batch, result, &dated));
+                                             limits_.cell_bytes, &batch, result, &dated));
   HBEMU_RETURN_IF_ERROR(horizon_->Cover(dated));
   HBEMU_RETURN_IF_ERROR(Write(&batch));
   if (!dated.empty()) row_clock_->Record(table->id, row, dated, time.MarkFloor());
@@ -412,7 +413,7 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   *applied = false;
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(ValidateRow(row));
+  HBEMU_RETURN_IF_ERROR(CheckRow(row));
   if (mutation.row != row) {
     return Status::InvalidArgument("Action's getRow must match the passed row");
   }
@@ -431,7 +432,7 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
   MutationBatchView view;
   view.Add(mutation);
   leveldb::WriteBatch batch;
-  MutationBuilder builder(*table, RowReadAt(*table, now), &batch);
+  MutationBuilder builder(*table, RowReadAt(*table, now), limits_.cell_bytes, &batch);
   ClockMarks ahead, dated;
   WriteTime time;
   HBEMU_RETURN_IF_ERROR(TimeFor(row_clock_.get(), *horizon_, table->id, row, now,

@@ -18,6 +18,7 @@
 #include "storage/scanner.h"
 #include "storage/schema.h"
 #include "storage/status.h"
+#include "storage/store_limits.h"
 
 namespace leveldb {
 class DB;
@@ -43,6 +44,7 @@ struct StoreOptions {
   bool sync_writes = false;    // fsync every data write (DDL is always synced)
   // Tests: runs before each batch of a family's removal sweep (family_sweep.h).
   std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch;
+  StoreLimits limits;          // what the store bounds (the server's --limit values)
 };
 
 // The storage facade the server talks to: catalog operations and row reads and writes with
@@ -225,6 +227,7 @@ class Store {
   Clock* clock_;
   bool sync_writes_;
   std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch_;
+  const StoreLimits limits_;
   std::string cluster_id_;
   std::unique_ptr<leveldb::Env> mem_env_;
   std::unique_ptr<leveldb::DB> db_;

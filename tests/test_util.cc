@@ -134,16 +134,19 @@ std::string Escape(std::string_view bytes) {
   return out;
 }
 
-Status OpenInMemoryStore(storage::Clock* clock, std::unique_ptr<storage::Store>* out) {
+Status OpenInMemoryStore(storage::Clock* clock, std::unique_ptr<storage::Store>* out,
+                         const storage::StoreLimits& limits) {
   storage::StoreOptions options;
+  options.limits = limits;
   options.in_memory = true;
   options.clock = clock;
   return storage::Store::Open(options, out);
 }
 
 Status OpenDiskStore(const std::string& path, storage::Clock* clock,
-                     std::unique_ptr<storage::Store>* out) {
+                     std::unique_ptr<storage::Store>* out, const storage::StoreLimits& limits) {
   storage::StoreOptions options;
+  options.limits = limits;
   options.path = path;
   options.clock = clock;
   return storage::Store::Open(options, out);

@@ -81,10 +81,12 @@ int UnsignedCompare(std::string_view a, std::string_view b);
 inline constexpr int64_t kTestNowMs = 1'700'000'000'000;
 
 // Opens an in-memory Store (LevelDB MemEnv) reading time from `clock`.
-storage::Status OpenInMemoryStore(storage::Clock* clock, std::unique_ptr<storage::Store>* out);
+storage::Status OpenInMemoryStore(storage::Clock* clock, std::unique_ptr<storage::Store>* out,
+                                  const storage::StoreLimits& limits = {});
 // Opens (creating if needed) an on-disk Store at `path`.
 storage::Status OpenDiskStore(const std::string& path, storage::Clock* clock,
-                              std::unique_ptr<storage::Store>* out);
+                              std::unique_ptr<storage::Store>* out,
+                              const storage::StoreLimits& limits = {});
 
 // A family descriptor with HBase defaults except the given VERSIONS.
 storage::FamilyDescriptor Family(std::string name, int32_t max_versions = 1);

@@ -3,7 +3,7 @@
 #include <sstream>
 
 #include "server/admin/console.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::admin {
 

@@ -13,8 +13,8 @@
 #include "server/admin/process_stats.h"
 #include "server/admin/table_counts.h"
 #include "server/gateway/scanner_registry.h"
+#include "server/limits.h"
 #include "server/net/wire_stats.h"
-#include "storage/limits.h"
 #include "storage/schema_names.h"
 #include "storage/store.h"
 

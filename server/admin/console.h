@@ -77,7 +77,7 @@ struct ConsoleSources {
 //   /errors                 the same, errors only
 //   /clock, /faults, /snapshots      /control/clock, /control/faults, /control/snapshots
 //
-// What one request costs is bounded by storage/limits.h: a page or API answer stops adding
+// What one request costs is bounded by server/limits.h: a page or API answer stops adding
 // cells (or tables) once it would pass admin_page_bytes, and says where it stopped; a browse page
 // reads at most admin_page_cells cells, cutting a row if it must; values, row keys and
 // qualifiers show their first admin_value_bytes bytes and their full length; /tables counts

@@ -15,8 +15,8 @@
 
 #include "server/admin/console.h"
 #include "server/gateway/free_memory.h"
+#include "server/limits.h"
 #include "server/net/browser_requests.h"
-#include "storage/limits.h"
 
 namespace hbemu::server::admin {
 namespace {
@@ -26,9 +26,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
-constexpr size_t kHeaderLimit = 16 * 1024;
-constexpr size_t kBodyLimit = 64 * 1024;
-constexpr auto kIdleTimeout = std::chrono::seconds(30);
 // Pages at least this large give their memory back to the system once sent.
 constexpr size_t kTrimAfterBytes = 1 << 20;
 
@@ -62,9 +59,11 @@ class Session : public std::enable_shared_from_this<Session> {
  private:
   void Read() {
     parser_.emplace();
-    parser_->header_limit(kHeaderLimit);
-    parser_->body_limit(kBodyLimit);
-    stream_.expires_after(kIdleTimeout);
+    // Limits are set before the server starts and only read after.
+    const Limits& limits = CurrentLimits();
+    parser_->header_limit(static_cast<uint32_t>(limits.admin_header_bytes));
+    parser_->body_limit(static_cast<uint64_t>(limits.admin_body_bytes));
+    stream_.expires_after(std::chrono::milliseconds(limits.admin_request_timeout_ms));
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](beast::error_code ec, size_t) {
                        self->OnRead(ec);
@@ -79,7 +78,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::header_limit) {
       return Respond(431, "text/html; charset=utf-8",
                      ErrorPage(431, "Request Header Fields Too Large",
-                               "Request headers are limited to 16 KiB."),
+                               "Request headers are limited to " +
+                                   std::to_string(CurrentLimits().admin_header_bytes) +
+                                   " bytes (limit admin_header_bytes)."),
                      false);
     }
     if (ec == http::error::body_limit) {
@@ -339,7 +340,7 @@ class HttpServer::Impl {
   }
 
   // Past Limits::connections a new connection is closed at once: each session holds a
-  // descriptor and its buffers for up to kIdleTimeout. Logged at most once per
+  // descriptor and its buffers for up to admin_request_timeout_ms. Logged at most once per
   // kRefusalLogPeriod, with the count since the last line.
   void Refuse(tcp::socket socket) {
     refused_.fetch_add(1, std::memory_order_relaxed);

@@ -29,14 +29,14 @@ using ControlHttpHandler = std::function<HttpReply(const std::string& method,
 bool IsControlTarget(const std::string& target);
 
 // A small HTTP/1.1 server (Boost.Beast) for the admin console, on one thread of its own so a
-// slow page never holds up a Thrift call. Requests are read with bounded headers (16 KiB) and
-// bodies (64 KiB); what Beast refuses is answered with 431, 413 or 400 before the handler sees
+// slow page never holds up a Thrift call. Requests are read with bounded headers
+// (Limits::admin_header_bytes) and bodies (admin_body_bytes); what Beast refuses is answered with 431, 413 or 400 before the handler sees
 // it, and only GET and HEAD reach the handler (405 otherwise): the console never changes data.
 // The one exception is /control/, which only a control handler answers (404 without one); a
 // control request other than GET must be JSON and not from a foreign page (415, 403). A request
 // whose Host is not a name of this server is refused (403) whatever its path.
 // Connections are kept alive as the client asks, and closed when a request has not all arrived
-// 30 s after the last one (however steadily its bytes trickle in). Past Limits::connections open
+// admin_request_timeout_ms after the last one (however steadily its bytes trickle in). Past Limits::connections open
 // at once, a new connection is closed as soon as it is accepted.
 //
 // Start and Stop are called from one controlling thread; Start at most once.

@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "server/admin/known_methods.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::admin {
 namespace {

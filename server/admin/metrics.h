@@ -57,7 +57,7 @@ struct TableStats {
 //
 // What a client can make it hold is bounded: a series per method that the service's IDL
 // declares (every other name the client sends is counted as "unknown"), and a series per
-// existing table, for at most `metric_tables` tables (storage/limits.h; further tables are
+// existing table, for at most `metric_tables` tables (server/limits.h; further tables are
 // counted together as kOtherTables). Dropped tables' series are removed: whenever the console
 // reads the metrics, and whenever the number of tables with series doubles.
 class Metrics {

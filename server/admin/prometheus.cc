@@ -8,8 +8,8 @@
 #include "server/admin/format.h"
 #include "server/admin/process_stats.h"
 #include "server/gateway/scanner_registry.h"
+#include "server/limits.h"
 #include "server/net/wire_stats.h"
-#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server::admin {

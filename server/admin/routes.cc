@@ -4,7 +4,7 @@
 
 #include "server/admin/console.h"
 #include "server/admin/pages.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::admin {
 namespace {

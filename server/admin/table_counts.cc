@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server::admin {

@@ -16,7 +16,7 @@ namespace hbemu::server::admin {
 
 // Stored rows and cells per table for /tables and the table page. Counting walks a table's
 // cells, so it is bounded and remembered: one request walks at most admin_count_cells cells in
-// all (storage/limits.h), tables counted longest ago first; a count that stopped there is shown
+// all (server/limits.h), tables counted longest ago first; a count that stopped there is shown
 // as "at least". A table's count is kept while its descriptor is the same object (no DDL), the
 // rows written to it (as the metrics count them) are unchanged and it is younger than
 // kFreshSeconds. Thread-safe.

@@ -11,6 +11,7 @@
 
 #include <thrift/transport/TBufferTransports.h>
 
+#include "server/limits.h"
 #include "server/net/bounded_reader.h"
 
 namespace hbemu::server::control {
@@ -51,9 +52,6 @@ namespace p = apache::thrift::protocol;
 // Structs and lists kept as deep as this (and the scalars in them); deeper ones are walked and
 // dropped.
 constexpr int kKeptDepth = 4;
-// Nesting walked at all, as libthrift's default recursion limit: a message nested deeper is not
-// a call of either IDL, and the walk must not take the stack with it.
-constexpr int kMaxDepth = 64;
 // Values kept from one message, whatever its size: a struct of a million fields keeps the first
 // ones only (the arguments and the fields that matter come first).
 constexpr int kMaxKeptValues = 4096;
@@ -67,7 +65,9 @@ class Walker {
 
   // Reads one value of type `code`; keeps it in *out when out is not null.
   void Read(int code, int depth, Value* out) {
-    if (depth > kMaxDepth) {
+    // Nesting walked at all, as on the wire (Limits::thrift_depth): a message nested deeper is
+    // not a call of either IDL, and the walk must not take the stack with it.
+    if (depth > CurrentLimits().thrift_depth) {
       throw p::TProtocolException(p::TProtocolException::DEPTH_LIMIT);
     }
     const bool nested = code == p::T_STRUCT || code == p::T_LIST || code == p::T_SET;

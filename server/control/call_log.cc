@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "server/control/method_pattern.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::control {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "server/control/control_state.h"
 #include "server/control/method_pattern.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::control {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::control {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server {
 

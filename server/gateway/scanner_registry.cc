@@ -10,7 +10,7 @@
 #include <glog/logging.h>
 
 #include "server/gateway/free_memory.h"
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server {
 namespace {

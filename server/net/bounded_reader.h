@@ -12,7 +12,7 @@
 #include <thrift/protocol/TProtocolException.h>
 #include <thrift/transport/TBufferTransports.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 
 // The protocol readers every message from a client is decoded with: by a WireSession (its own
 // view of the message in a TMemoryBuffer) and by the test controls' call log

@@ -7,6 +7,7 @@
 #include <boost/beast/http/status.hpp>
 #include <boost/beast/http/string_body.hpp>
 
+#include "server/limits.h"
 #include "server/net/browser_requests.h"
 
 namespace hbemu::server {
@@ -14,9 +15,6 @@ namespace hbemu::server {
 namespace http = boost::beast::http;
 
 namespace {
-
-// HBase's Jetty accepts request headers up to this size.
-constexpr uint32_t kMaxHeaderBytes = 65534;
 
 std::string StatusLine(int status) {
   auto reason = http::obsolete_reason(static_cast<http::status>(status));
@@ -35,7 +33,9 @@ struct HttpRequestReader::Parser {
   http::request_parser<http::string_body> beast;
 };
 
-HttpRequestReader::HttpRequestReader(size_t max_body_bytes) : max_body_bytes_(max_body_bytes) {
+HttpRequestReader::HttpRequestReader(size_t max_body_bytes)
+    : max_body_bytes_(max_body_bytes),
+      max_header_bytes_(static_cast<uint32_t>(CurrentLimits().http_header_bytes)) {
   Reset();
 }
 
@@ -43,7 +43,7 @@ HttpRequestReader::~HttpRequestReader() = default;
 
 void HttpRequestReader::Reset() {
   parser_ = std::make_unique<Parser>();
-  parser_->beast.header_limit(kMaxHeaderBytes);
+  parser_->beast.header_limit(max_header_bytes_);
   parser_->beast.body_limit(static_cast<uint64_t>(max_body_bytes_));
   // Keep parsing into the body in the same call once the header is complete.
   parser_->beast.eager(true);
@@ -92,9 +92,9 @@ HttpRequestReader::Status HttpRequestReader::Feed(const uint8_t* data, size_t si
 // or a trailer until the line ends: those bytes stay with the caller, which would buffer a line
 // that never ends without bound.
 HttpRequestReader::Status HttpRequestReader::NeedMore(size_t unparsed) {
-  if (unparsed > kMaxHeaderBytes) {
+  if (unparsed > max_header_bytes_) {
     return Fail(431, "request header, chunk header or trailer over " +
-                         std::to_string(kMaxHeaderBytes) + " bytes");
+                         std::to_string(max_header_bytes_) + " bytes (limit http_header_bytes)");
   }
   return Status::kNeedMore;
 }

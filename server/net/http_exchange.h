@@ -52,6 +52,7 @@ class HttpRequestReader {
   Status CheckNotFromWebPage();
 
   const size_t max_body_bytes_;
+  const uint32_t max_header_bytes_;  // Limits::http_header_bytes
   std::unique_ptr<Parser> parser_;
   bool continue_sent_ = false;
   bool header_checked_ = false;

@@ -1,5 +1,7 @@
 #include "server/net/message_skimmer.h"
 
+#include "server/limits.h"
+
 #include <algorithm>
 #include <climits>
 #include <utility>
@@ -18,9 +20,6 @@ SkimResult Completed(size_t bytes) {
 // protocols share one walk.
 constexpr int kStop = 0, kVoid = 1, kBool = 2, kByte = 3, kDouble = 4, kI16 = 6, kI32 = 8,
               kI64 = 10, kString = 11, kStruct = 12, kMap = 13, kSet = 14, kList = 15;
-// libthrift's default recursion limit (TConfiguration): every value skipped counts one level
-// more than the struct or container holding it.
-constexpr size_t kMaxDepth = 64;
 constexpr size_t kMaxVarintBytes = 10;
 
 // Types whose values libthrift's skip() can step over; anything else is "invalid TType".
@@ -152,7 +151,9 @@ const char* WireProtocolName(WireProtocol protocol) {
 }
 
 MessageSkimmer::MessageSkimmer(WireProtocol protocol, size_t max_message_bytes)
-    : protocol_(protocol), max_message_bytes_(max_message_bytes) {}
+    : protocol_(protocol),
+      max_message_bytes_(max_message_bytes),
+      max_depth_(static_cast<size_t>(CurrentLimits().thrift_depth)) {}
 
 void MessageSkimmer::Reset() {
   header_done_ = false;
@@ -191,7 +192,7 @@ SkimResult MessageSkimmer::Skim(const uint8_t* data, size_t size) {
 // buffer, an error) and says what is wrong with it. A 1,000-row mutateRows spent a fifth of
 // its server time in the skim, with two Steps per field.
 bool MessageSkimmer::BinaryFields(const uint8_t* data, size_t size) {
-  if (stack_.size() + 1 > kMaxDepth) return false;  // Value's depth check; Step reports it
+  if (stack_.size() + 1 > max_depth_) return false;  // Value's depth check; Step reports it
   const size_t limit = std::min(size, max_message_bytes_);
   const size_t start = position_;
   size_t p = position_;
@@ -317,7 +318,7 @@ bool MessageSkimmer::FieldHeader(Cursor& in) {
 }
 
 bool MessageSkimmer::Value(Cursor& in, uint8_t type) {
-  if (stack_.size() + 1 > kMaxDepth) return in.Malformed("Depth limit exceeded");
+  if (stack_.size() + 1 > max_depth_) return in.Malformed("Depth limit exceeded");
   const bool compact = protocol_ == WireProtocol::kCompact;
   switch (type) {
     case kBool:

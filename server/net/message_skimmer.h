@@ -47,7 +47,7 @@ struct SkimResult {
 // sizes), so the caller can wait for that many bytes; `bytes` > `size` and never exceeds the
 // message's real length. A message longer than max_message_bytes, or a string/container claiming
 // more than that, is kTooLarge even before all of it has arrived. Nesting deeper than libthrift's
-// recursion limit (64) is kMalformed.
+// recursion limit (Limits::thrift_depth) is kMalformed.
 //
 // Not thread-safe; one per connection.
 class MessageSkimmer {
@@ -93,6 +93,9 @@ class MessageSkimmer {
 
   const WireProtocol protocol_;
   const size_t max_message_bytes_;
+  // Limits::thrift_depth, libthrift's recursion limit (TConfiguration, set to the same): every
+  // value skipped counts one level more than the struct or container holding it.
+  const size_t max_depth_;
   bool header_done_ = false;
   size_t position_ = 0;  // bytes of the message stepped over so far
   std::vector<Frame> stack_;

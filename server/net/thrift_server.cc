@@ -25,9 +25,9 @@
 #include <thrift/TConfiguration.h>
 #include <thrift/TProcessor.h>
 
+#include "server/limits.h"
 #include "server/net/connection.h"
 #include "server/net/monotonic_time.h"
-#include "storage/limits.h"
 
 namespace hbemu::server {
 namespace {
@@ -61,8 +61,10 @@ class ThriftServer::Impl {
     core_.session_config.hook = core_.config.call_hook;
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
+    // Its recursion limit is the skimmer's (Limits::thrift_depth).
     core_.thrift_config = std::make_shared<TConfiguration>(
-        static_cast<int>(std::min<size_t>(core_.config.max_message_bytes, INT_MAX)));
+        static_cast<int>(std::min<size_t>(core_.config.max_message_bytes, INT_MAX)),
+        TConfiguration::DEFAULT_MAX_FRAME_SIZE, static_cast<int>(limits.thrift_depth));
   }
 
   ~Impl() { Stop(); }

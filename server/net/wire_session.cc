@@ -17,9 +17,9 @@
 #include <thrift/transport/TBufferTransports.h>
 
 #include "server/gateway/free_memory.h"
+#include "server/limits.h"
 #include "server/net/bounded_reader.h"
 #include "server/net/http_exchange.h"
-#include "storage/limits.h"
 
 namespace hbemu::server {
 namespace {

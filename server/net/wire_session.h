@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "server/limits.h"
 #include "server/net/call_hook.h"
 #include "server/net/message_skimmer.h"
 #include "server/net/paged_buffer.h"
 #include "server/net/wire_format.h"
 #include "server/net/wire_stats.h"
-#include "storage/limits.h"
 
 namespace apache::thrift {
 class TConfiguration;

@@ -9,9 +9,11 @@
 #include "server/gateway/batch_errors.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
+#include "server/limits.h"
 #include "server/thrift1/convert.h"
 #include "server/thrift1/errors.h"
 #include "storage/filter_parser.h"
+#include "storage/request_checks.h"
 #include "storage/result_budget.h"
 
 namespace hbemu::server {
@@ -39,14 +41,13 @@ storage::TimeRange Before(int64_t ts) {
 
 // HBase's Put and Delete constructors check the row (Mutation.checkRow) before anything is
 // sent, so these errors come first, before the table is even looked up.
-storage::Status CheckRow(std::string_view row) {
-  constexpr size_t kMaxRowLength = 32767;  // HConstants.MAX_ROW_LENGTH
-  if (row.empty()) return Status::InvalidArgument("Row length is 0");
-  if (row.size() > kMaxRowLength) {
-    return Status::InvalidArgument("Row length " + std::to_string(row.size()) + " is > " +
-                                   std::to_string(kMaxRowLength));
-  }
-  return Status::OK();
+using storage::CheckRow;
+
+// A negative timestamp given to HBase's Put or Delete constructor: an exception outside the
+// handler's IOException handling, so INTERNAL_ERROR with the constructor's text.
+void ThrowIfNegativeTimestamp(int64_t timestamp) {
+  const Status s = storage::CheckTimestamp(timestamp);
+  if (!s.ok()) throw ApplicationError(s.message());
 }
 
 }  // namespace
@@ -100,7 +101,7 @@ void HbaseHandler::ReadRows(std::vector<thrift::TRowResult>& out, const std::str
   // HBase sets the time range on each row's Get: with no rows nothing is checked.
   if (!rows.empty()) spec.time_range = Before(before_ts);
   out.reserve(rows.size());  // growing would copy: generated Thrift structs cannot move
-  storage::ResultBudget budget;
+  storage::ResultBudget budget(static_cast<uint64_t>(CurrentLimits().result_bytes));
   for (const std::string& row : rows) {
     storage::RowResult result;
     const Status s = store_->Get(table, row, spec, &result);
@@ -179,9 +180,8 @@ void HbaseHandler::MutateRowImpl(const std::string& table, const std::string& ro
                                  const std::map<std::string, std::string>& attributes) {
   ThrowIfError(CheckRow(row), kIllegalArgument);
   // HBase builds `new Put(row, timestamp)` whatever the mutations, which checks the timestamp.
-  if (timestamp < 0) {
-    ThrowIllegalArgument("java.lang.IllegalArgumentException: Timestamp cannot be negative. ts=" +
-                         std::to_string(timestamp));
+  if (const Status ts = storage::CheckTimestamp(timestamp); !ts.ok()) {
+    ThrowIllegalArgument("java.lang.IllegalArgumentException: " + ts.message());
   }
   RowMutation deletes{row, {}, 0};
   RowMutation puts{row, {}, CellTtlFromAttributes(attributes)};
@@ -351,9 +351,7 @@ void HbaseHandler::ThrowIfBatchFailed(const Status& status, size_t actions) cons
 // timestamp fails the call (INTERNAL_ERROR) before the table is looked up, unless there are
 // no rows.
 void HbaseHandler::CheckBatchTimestamp(size_t rows, int64_t timestamp) const {
-  if (rows > 0 && timestamp < 0) {
-    throw ApplicationError("Timestamp cannot be negative. ts=" + std::to_string(timestamp));
-  }
+  if (rows > 0) ThrowIfNegativeTimestamp(timestamp);
 }
 
 void HbaseHandler::mutateRows(const std::string& tableName,
@@ -381,7 +379,7 @@ int64_t HbaseHandler::atomicIncrement(const std::string& tableName, const std::s
     // client gives up only after its retries; we answer at once with the same text.
     ThrowIOError("org.apache.hadoop.hbase.client.RetriesExhaustedException",
                  "Failed after attempts=16, exceptions: java.io.IOException: "
-                 "java.io.IOException: Row length is 0",
+                 "java.io.IOException: " + CheckRow(row).message(),
                  true);
   }
   std::vector<storage::Cell> result;
@@ -398,9 +396,7 @@ void HbaseHandler::DeleteImpl(const std::string& table, const std::string& row,
   // HBase's handler builds the Delete (row and timestamp checked) outside its IOException
   // handling: a bad one is INTERNAL_ERROR, before the table is looked up.
   ThrowIfError(CheckRow(row));
-  if (timestamp < 0) {
-    throw ApplicationError("Timestamp cannot be negative. ts=" + std::to_string(timestamp));
-  }
+  ThrowIfNegativeTimestamp(timestamp);
   ColumnMutation d;
   d.timestamp = timestamp;
   if (column == nullptr) {
@@ -518,7 +514,8 @@ int32_t HbaseHandler::scannerOpenWithScan(const std::string& tableName, const th
   if (scan.__isset.filterString) {
     // Even an empty string is parsed (and fails), as HBase does; a parse error is an
     // IllegalArgumentException there, so the client sees TApplicationException.
-    ThrowIfError(storage::ParseFilterString(scan.filterString, &spec.read.filter));
+    ThrowIfError(storage::ParseFilterString(scan.filterString, FilterLimitsOf(CurrentLimits()),
+                                              &spec.read.filter));
   }
   if (scan.__isset.startRow) spec.start_row = scan.startRow;
   if (scan.__isset.stopRow) spec.stop_row = scan.stopRow;

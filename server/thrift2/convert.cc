@@ -6,8 +6,10 @@
 
 #include "server/admin/console.h"
 #include "server/gateway/attributes.h"
+#include "server/limits.h"
 #include "server/thrift2/filter_bytes.h"
 #include "storage/filter_parser.h"
+#include "storage/request_checks.h"
 
 namespace hbemu::server::thrift2_convert {
 
@@ -32,11 +34,7 @@ void AddColumns(const std::vector<thrift2::TColumn>& columns, storage::ColumnSel
 
 // HBase's TimeRange checks: a runtime exception in HBase, so an application error here.
 Status MakeTimeRange(int64_t min, int64_t max, storage::TimeRange* out) {
-  if (min < 0 || max < 0) {
-    return Status::InvalidArgument("Timestamp cannot be negative. minStamp:" +
-                                   std::to_string(min) + ", maxStamp:" + std::to_string(max));
-  }
-  if (max < min) return Status::InvalidArgument("maxStamp is smaller than minStamp");
+  HBEMU_RETURN_IF_ERROR(storage::CheckTimeRange(min, max));
   out->min = min;
   out->max = max;
   return Status::OK();
@@ -44,15 +42,8 @@ Status MakeTimeRange(int64_t min, int64_t max, storage::TimeRange* out) {
 
 // Put/Delete constructors and addColumn: IllegalArgumentExceptions while HBase converts the
 // request, before any table is looked up, so the whole call fails and nothing is written.
-Status CheckRow(const std::string& row) {
-  if (row.empty()) return Status::InvalidArgument("Row length is 0");
-  return Status::OK();
-}
-
-Status CheckTimestamp(int64_t ts) {
-  if (ts < 0) return Status::InvalidArgument("Timestamp cannot be negative. ts=" + std::to_string(ts));
-  return Status::OK();
-}
+using storage::CheckRow;
+using storage::CheckTimestamp;
 
 }  // namespace
 
@@ -89,7 +80,8 @@ Status ToReadSpec(const thrift2::TGet& get, storage::ReadSpec* spec) {
     spec->max_versions = get.maxVersions;
   }
   if (get.__isset.filterString) {
-    HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(get.filterString, &spec->filter));
+    HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(
+        get.filterString, FilterLimitsOf(CurrentLimits()), &spec->filter));
   }
   // Set after filterString, as HBase does: the protobuf filter wins when both are sent.
   if (get.__isset.filterBytes) {
@@ -110,7 +102,8 @@ Status ToScanSpec(const thrift2::TScan& scan, storage::ScanSpec* spec) {
                                         &spec->read.time_range));
   }
   if (scan.__isset.filterString) {
-    HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(scan.filterString, &spec->read.filter));
+    HBEMU_RETURN_IF_ERROR(storage::ParseFilterString(
+        scan.filterString, FilterLimitsOf(CurrentLimits()), &spec->read.filter));
   }
   if (scan.__isset.filterBytes) {
     HBEMU_RETURN_IF_ERROR(

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "server/limits.h"
 #include "storage/filter.h"
-#include "storage/limits.h"
 #include "storage/status.h"
 
 namespace hbemu::server::thrift2_filter_bytes {

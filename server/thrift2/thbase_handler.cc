@@ -7,8 +7,10 @@
 #include "server/gateway/application_error.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/scanner_fetch.h"
+#include "server/limits.h"
 #include "server/thrift2/convert.h"
 #include "server/thrift2/errors.h"
+#include "storage/request_checks.h"
 #include "storage/result_budget.h"
 
 namespace hbemu::server {
@@ -51,7 +53,7 @@ void ThbaseHandler::ReadMany(const std::string& table, const std::vector<thrift2
   std::vector<storage::ReadSpec> specs(tgets.size());
   for (size_t i = 0; i < tgets.size(); ++i) ThrowIfError(convert::ToReadSpec(tgets[i], &specs[i]));
   results->resize(tgets.size());
-  storage::ResultBudget budget;
+  storage::ResultBudget budget(static_cast<uint64_t>(CurrentLimits().result_bytes));
   if (tgets.size() < 2) {
     // Table.get(List) of one is a plain get, failing with its own exception.
     for (size_t i = 0; i < tgets.size(); ++i) {
@@ -278,7 +280,9 @@ void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& tabl
                               const thrift2::TIncrement& tincrement) {
   // new Increment(row) checks the row, and one with nothing to add is refused, as HBase
   // converts it.
-  if (tincrement.row.empty()) throw ApplicationError("Row length is 0");
+  if (const Status s = storage::CheckRow(tincrement.row); !s.ok()) {
+    throw ApplicationError(s.message());
+  }
   if (tincrement.columns.empty()) throw ApplicationError("Increment has no columns");
   std::vector<storage::ColumnIncrement> increments;
   increments.reserve(tincrement.columns.size());
@@ -294,7 +298,9 @@ void ThbaseHandler::increment(thrift2::TResult& _return, const std::string& tabl
 
 void ThbaseHandler::append(thrift2::TResult& _return, const std::string& table,
                            const thrift2::TAppend& tappend) {
-  if (tappend.row.empty()) throw ApplicationError("Row length is 0");  // new Append(row)
+  if (const Status s = storage::CheckRow(tappend.row); !s.ok()) {  // new Append(row)
+    throw ApplicationError(s.message());
+  }
   if (tappend.columns.empty()) throw ApplicationError("Append has no columns");
   std::vector<storage::ColumnAppend> appends;
   appends.reserve(tappend.columns.size());

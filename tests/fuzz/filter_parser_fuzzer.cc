@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "storage/filter_parser.h"
-#include "storage/limits.h"
+#include "storage/store_limits.h"
 
 namespace {
 
@@ -114,12 +114,11 @@ void Drive(const Filter& prototype) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  hbemu::Limits limits;
+static hbemu::storage::FilterLimits FuzzLimits() {
+  hbemu::storage::FilterLimits limits;
   limits.filter_string_bytes = kStringBytes;
   limits.filter_count = kFilterCount;
-  hbemu::SetLimits(limits);
-  return 0;
+  return limits;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -127,7 +126,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string expanded;
   if (Expand(text, &expanded)) text = expanded;
   std::shared_ptr<const Filter> filter;
-  const Status s = hbemu::storage::ParseFilterString(text, &filter);
+  const Status s = hbemu::storage::ParseFilterString(text, FuzzLimits(), &filter);
   if (s.ok()) {
     if (filter == nullptr) abort();
     Drive(*filter);

@@ -1,4 +1,4 @@
-// The filter language's limits (storage/limits.h: filter_string_bytes, filter_depth,
+// The filter language's limits (FilterLimits: filter_string_bytes, filter_depth,
 // filter_count) as ParseFilterString enforces them, and the deepest trees the default depth
 // allows run on a small thread stack (the filters recurse once per level).
 
@@ -52,15 +52,15 @@ std::string FlatList(size_t n, const char* op) {
   return s;
 }
 
-Limits SmallLimits() {
-  Limits limits;
+FilterLimits SmallLimits() {
+  FilterLimits limits;
   limits.filter_string_bytes = 4096;
   limits.filter_depth = 8;
   limits.filter_count = 20;
   return limits;
 }
 
-Status Parse(const std::string& text, const Limits& limits) {
+Status Parse(const std::string& text, const FilterLimits& limits) {
   std::shared_ptr<const Filter> f;
   return ParseFilterString(text, limits, &f);
 }
@@ -72,7 +72,7 @@ void ExpectLimitError(const Status& s, const std::string& limit) {
 }
 
 TEST(FilterLimitsTest, DefaultsAreTheLimitsModules) {
-  const Limits defaults;
+  const FilterLimits defaults;
   EXPECT_EQ(defaults.filter_depth, 512);
   EXPECT_EQ(defaults.filter_string_bytes, 4 << 20);
   EXPECT_EQ(defaults.filter_count, 200000);
@@ -83,7 +83,7 @@ TEST(FilterLimitsTest, DefaultsAreTheLimitsModules) {
 }
 
 TEST(FilterLimitsTest, StringAtTheByteLimitParsesAndOneByteMoreIsRefused) {
-  Limits limits;
+  FilterLimits limits;
   const std::string text = std::string(kLeaf) + "   ";  // padding is legal
   limits.filter_string_bytes = static_cast<int64_t>(text.size());
   EXPECT_OK(Parse(text, limits));
@@ -91,7 +91,7 @@ TEST(FilterLimitsTest, StringAtTheByteLimitParsesAndOneByteMoreIsRefused) {
 }
 
 TEST(FilterLimitsTest, ByteLimitIsCheckedBeforeAnythingIsRead) {
-  Limits limits;
+  FilterLimits limits;
   limits.filter_string_bytes = 100;
   // Garbage past the limit reports the limit, not a syntax error.
   const Status s = Parse(std::string(101, ')'), limits);
@@ -100,7 +100,7 @@ TEST(FilterLimitsTest, ByteLimitIsCheckedBeforeAnythingIsRead) {
 }
 
 TEST(FilterLimitsTest, NestedListsAtTheDepthLimitParseAndOneMoreLevelIsRefused) {
-  const Limits limits = SmallLimits();
+  const FilterLimits limits = SmallLimits();
   for (const char* op : {"AND", "OR"}) {
     EXPECT_OK(Parse(NestedLists(8, op), limits)) << op;
     ExpectLimitError(Parse(NestedLists(9, op), limits), "filter_depth");
@@ -110,7 +110,7 @@ TEST(FilterLimitsTest, NestedListsAtTheDepthLimitParseAndOneMoreLevelIsRefused) 
 }
 
 TEST(FilterLimitsTest, SkipAndWhileChainsAtTheDepthLimitParseAndOneMoreIsRefused) {
-  const Limits limits = SmallLimits();
+  const FilterLimits limits = SmallLimits();
   for (const std::string word : {"SKIP ", "WHILE ", "SKIP WHILE "}) {
     const size_t per = word == "SKIP WHILE " ? 2 : 1;
     EXPECT_OK(Parse(Repeat(word, 8 / per) + kLeaf, limits)) << word;
@@ -120,7 +120,7 @@ TEST(FilterLimitsTest, SkipAndWhileChainsAtTheDepthLimitParseAndOneMoreIsRefused
 }
 
 TEST(FilterLimitsTest, OpenParenthesesCountAsLevelsWhileTheTextIsRead) {
-  const Limits limits = SmallLimits();
+  const FilterLimits limits = SmallLimits();
   EXPECT_OK(Parse(std::string(8, '(') + kLeaf + std::string(8, ')'), limits));
   // Refused at the ninth '(' already, whatever follows.
   ExpectLimitError(Parse(std::string(9, '(') + "no filter at all", limits), "filter_depth");
@@ -131,7 +131,7 @@ TEST(FilterLimitsTest, OpenParenthesesCountAsLevelsWhileTheTextIsRead) {
 }
 
 TEST(FilterLimitsTest, PrecedenceLevelsCountInTheBuiltTree) {
-  Limits limits;
+  FilterLimits limits;
   limits.filter_depth = 1;
   // No parentheses, yet OR(AND(a, b), c) is two levels deep.
   const std::string two_levels = std::string(kLeaf) + " AND " + kLeaf + " OR " + kLeaf;
@@ -142,7 +142,7 @@ TEST(FilterLimitsTest, PrecedenceLevelsCountInTheBuiltTree) {
 }
 
 TEST(FilterLimitsTest, AMillionSkipsAreRefusedAsSoonAsTheDepthIsPassed) {
-  Limits limits;
+  FilterLimits limits;
   limits.filter_string_bytes = 64 << 20;  // let the depth limit be the one that answers
   const Status s = Parse(Repeat("SKIP ", 1000000) + kLeaf, limits);
   ExpectLimitError(s, "filter_depth");
@@ -151,7 +151,7 @@ TEST(FilterLimitsTest, AMillionSkipsAreRefusedAsSoonAsTheDepthIsPassed) {
 }
 
 TEST(FilterLimitsTest, FilterCountCountsLeavesAndLists) {
-  const Limits limits = SmallLimits();  // 20 filters
+  const FilterLimits limits = SmallLimits();  // 20 filters
   EXPECT_OK(Parse(FlatList(19, "AND"), limits));  // 19 leaves + 1 list
   ExpectLimitError(Parse(FlatList(20, "AND"), limits), "filter_count");
   ExpectLimitError(Parse(FlatList(21, "OR"), limits), "filter_count");
@@ -221,7 +221,7 @@ void RunOnStack(size_t bytes, const std::function<void()>& body) {
 // destruction, all on a 256 KiB stack. Nothing recurses per level, so the depth does not matter
 // to the stack; the ASan build (scripts/test.sh), whose frames are several times larger, runs
 // this too.
-void RunEveryShapeOnASmallStack(int64_t depth, const Limits& limits) {
+void RunEveryShapeOnASmallStack(int64_t depth, const FilterLimits& limits) {
   std::string mixed;  // SKIP, WHILE and both list kinds taking turns, one level each
   for (int64_t i = 0; i < depth; ++i) {
     switch (i % 4) {
@@ -295,12 +295,12 @@ void RunEveryShapeOnASmallStack(int64_t depth, const Limits& limits) {
 }
 
 TEST(FilterDepthTest, DeepestTreesTheDefaultAllowsRunOnA256KiBStack) {
-  const Limits defaults;
+  const FilterLimits defaults;
   RunEveryShapeOnASmallStack(defaults.filter_depth, defaults);
 }
 
 TEST(FilterDepthTest, TreesFortyTimesDeeperRunOnA256KiBStackUnderARaisedLimit) {
-  Limits raised;
+  FilterLimits raised;
   raised.filter_depth = 20480;
   RunEveryShapeOnASmallStack(raised.filter_depth, raised);
 }

@@ -33,6 +33,7 @@ using testutil::CellStrings;
 constexpr int64_t kNow = testutil::kTestNowMs;
 constexpr int64_t kHour = 3600 * 1000;
 constexpr uint64_t kTableId = 1;
+constexpr int64_t kRowBytes = 256 << 20;  // the result_bytes default
 constexpr CellType kPut = CellType::kPut;
 constexpr CellType kDel = CellType::kDelete;
 constexpr CellType kDelCol = CellType::kDeleteColumn;
@@ -110,7 +111,7 @@ class RowReaderTest : public ::testing::Test {
     auto it = NewIterator();
     const std::string prefix = RowKeyPrefix(kTableId, row);
     it->Seek(prefix);
-    RowReader reader(&table_, &spec, now);
+    RowReader reader(&table_, &spec, now, kRowBytes);
     RowResult result;
     EXPECT_OK(reader.Read(it.get(), prefix, RowReader::RowOptions(), &result));
     EXPECT_EQ(result.row, row);
@@ -212,7 +213,7 @@ TEST_F(RowReaderTest, ScanSeeksPastUnwantedVersionsAndEndsOnTheNextRow) {
   Write("a", "f", "z", 1, kPut, "z");
   Write("b", "f", "q", 1, kPut, "b");
   ReadSpec spec;
-  RowReader reader(&table_, &spec, kNow);
+  RowReader reader(&table_, &spec, kNow, kRowBytes);
   auto it = NewIterator();
   it->Seek(RowKeyPrefix(kTableId, "a"));
   RowBatch batch;
@@ -246,7 +247,7 @@ TEST_F(RowReaderTest, ARowDoneEarlyEndsInPlaceForAGetAndOnTheNextRowForAScan) {
   const std::string prefix = RowKeyPrefix(kTableId, "a");
   for (const bool end_after_row : {false, true}) {
     SCOPED_TRACE(end_after_row ? "scan" : "get");
-    RowReader reader(&table_, &spec, kNow);
+    RowReader reader(&table_, &spec, kNow, kRowBytes);
     auto it = NewIterator();
     it->Seek(prefix);
     it->moves = 0;
@@ -277,7 +278,7 @@ TEST_F(RowReaderTest, FilterProtocolDropsRowsAndEndsTheScan) {
     std::shared_ptr<const Filter> parsed;
     EXPECT_OK(ParseFilterString(text, &parsed));
     std::unique_ptr<Filter> filter = parsed->Clone();
-    RowReader reader(&table_, &spec, kNow);
+    RowReader reader(&table_, &spec, kNow, kRowBytes);
     auto it = NewIterator();
     it->Seek(TableCellRange(kTableId).start);
     bool scan_done = false;
@@ -310,7 +311,7 @@ TEST_F(RowReaderTest, HiddenTailSeesCellsASeekPassed) {
   Write("r", "f", "b", 2, kPut, "b");
   ReadSpec spec;
   auto hidden_tail = [&](const ReadSpec& read) {
-    RowReader reader(&table_, &read, kNow);
+    RowReader reader(&table_, &read, kNow, kRowBytes);
     auto it = NewIterator();
     const std::string prefix = RowKeyPrefix(kTableId, "r");
     it->Seek(prefix);
@@ -380,7 +381,7 @@ TEST_F(RowReaderTest, SeekingScanReadsWhatAWalkOfEveryCellReads) {
       }
     }
 
-    RowReader reader(&table_, &spec, kNow);
+    RowReader reader(&table_, &spec, kNow, kRowBytes);
     auto it = NewIterator();
     it->Seek(TableCellRange(kTableId).start);
     ParsedCellKey parsed;

@@ -191,6 +191,20 @@ TEST_F(StoreTest, OversizedCellIsInvalidArgument) {
   EXPECT_EQ(Get("r"), Cells{});
 }
 
+TEST_F(StoreTest, TheCellSizeLimitIsTheOneTheStoreWasOpenedWith) {
+  StoreLimits limits;
+  limits.cell_bytes = 100;
+  store_.reset();
+  ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_, limits));
+  ASSERT_OK(CreateTable({Family("f")}));
+  // Row, family, qualifier and value: 1 + 1 + 1 + 97 = 100 bytes fits, one more does not.
+  ASSERT_OK(Put("r", "f", "q", 1, std::string(97, 'v')));
+  const Status over = Put("s", "f", "q", 1, std::string(98, 'v'));
+  EXPECT_CODE(kInvalidArgument, over);
+  EXPECT_EQ(over.message(), "KeyValue size too large");
+  EXPECT_EQ(Get("s"), Cells{});
+}
+
 TEST_F(StoreTest, MissingRowReadsAsEmpty) {
   // G42
   ASSERT_OK(CreateTable({Family("f")}));

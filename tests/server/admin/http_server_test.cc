@@ -120,6 +120,43 @@ TEST_F(HttpServerTest, HugeHeadersAreRefusedWith431) {
   EXPECT_EQ(calls_, 0);
 }
 
+TEST(HttpServerLimitTest, HeaderBodyAndRequestTimeLimitsAreTheRegistrys) {
+  Limits limits;
+  limits.admin_header_bytes = 1024;
+  limits.admin_body_bytes = 16;
+  limits.admin_request_timeout_ms = 300;
+  ScopedLimits scoped(limits);
+  HttpServer server("127.0.0.1", 0, [](const std::string&, const std::string&) {
+    return HttpReply{200, "text/plain", "ok"};
+  });
+  server.SetControlHandler([](const std::string&, const std::string&, const std::string&, bool) {
+    return HttpReply{200, "application/json", "{}"};
+  });
+  std::string error;
+  ASSERT_TRUE(server.Start(&error)) << error;
+  const std::string big = Exchange(server.port(), "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " +
+                                                      std::string(2000, 'x') + "\r\n\r\n");
+  EXPECT_EQ(big.rfind("HTTP/1.1 431", 0), 0u) << big.substr(0, 200);
+  EXPECT_NE(big.find("limit admin_header_bytes"), std::string::npos) << big;
+  const std::string body = Exchange(server.port(),
+                                    "POST /control/x HTTP/1.1\r\nHost: a\r\n"
+                                    "Content-Type: application/json\r\nContent-Length: 40\r\n"
+                                    "Connection: close\r\n\r\n" + std::string(40, ' '));
+  EXPECT_EQ(body.rfind("HTTP/1.1 413", 0), 0u) << body.substr(0, 200);
+  // A request that never completes is closed once admin_request_timeout_ms has passed.
+  asio::io_context io;
+  tcp::socket socket(io);
+  socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), server.port()));
+  asio::write(socket, asio::buffer(std::string("GET / HTTP/1.1\r\nHost: a\r\n")));
+  const auto start = std::chrono::steady_clock::now();
+  char byte;
+  boost::system::error_code ec;
+  socket.read_some(asio::buffer(&byte, 1), ec);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+  EXPECT_LT(waited, std::chrono::seconds(5));
+}
+
 TEST_F(HttpServerTest, GarbageIsRefusedWith400) {
   const std::string r = Exchange(server_->port(), "\x01\x02 not http\r\n\r\n");
   EXPECT_EQ(r.rfind("HTTP/1.1 400", 0), 0u) << r;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::admin {
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 
 namespace hbemu::server::control {
 namespace {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "server/limits.h"
+#include "tests/server/admin/scoped_limits.h"
 #include "tests/server/net/wire_session_testing.h"
 
 namespace hbemu::server::wire_session_testing {
@@ -64,6 +66,20 @@ TEST(HttpExchangeTest, AChunkExtensionThatNeverEndsIsRefused) {
   std::string body;
   EXPECT_EQ(TakeHttpResponse(&stream, &body), 431) << stream.substr(0, 200);
   EXPECT_TRUE(driver.closed());
+}
+
+TEST(HttpExchangeTest, HeadersPastTheHttpHeaderLimitAreRefused) {
+  Limits limits;
+  limits.http_header_bytes = 1024;
+  admin::ScopedLimits scoped(limits);
+  SessionDriver fits;
+  std::string stream = fits.Send(Post(GetRowCall("t", "r"), "X-Pad: " + std::string(600, 'p') + "\r\n"));
+  std::string body;
+  EXPECT_EQ(TakeHttpResponse(&stream, &body), 200);
+  SessionDriver over;
+  stream = over.Send(Post(GetRowCall("t", "r"), "X-Pad: " + std::string(2000, 'p') + "\r\n"));
+  EXPECT_EQ(TakeHttpResponse(&stream, &body), 431) << stream.substr(0, 200);
+  EXPECT_TRUE(over.closed());
 }
 
 TEST(HttpExchangeTest, ATrailerThatNeverEndsIsRefused) {

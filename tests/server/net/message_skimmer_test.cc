@@ -11,6 +11,8 @@
 #include <thrift/protocol/TCompactProtocol.h>
 #include <thrift/transport/TBufferTransports.h>
 
+#include "server/limits.h"
+#include "tests/server/admin/scoped_limits.h"
 #include "Hbase.h"
 
 namespace hbemu::server {
@@ -334,6 +336,20 @@ TEST(MessageSkimmerTest, NestingBeyondRecursionLimitIsMalformed) {
   for (int i = 0; i < 100; ++i) call += std::string("\x0c\x00\x01", 3);  // struct field 1
   for (int i = 0; i <= 100; ++i) call += std::string("\x00", 1);         // stops
   EXPECT_EQ(Skim(WireProtocol::kBinary, call).status, Status::kMalformed);
+}
+
+TEST(MessageSkimmerTest, NestingBeyondTheThriftDepthLimitIsMalformed) {
+  Limits limits;
+  limits.thrift_depth = 8;
+  admin::ScopedLimits scoped(limits);
+  auto nested = [](int levels) {
+    std::string call("\x80\x01\x00\x01\x00\x00\x00\x01" "f" "\x00\x00\x00\x00", 13);
+    for (int i = 0; i < levels; ++i) call += std::string("\x0c\x00\x01", 3);  // struct field 1
+    for (int i = 0; i <= levels; ++i) call += std::string("\x00", 1);         // stops
+    return call;
+  };
+  EXPECT_EQ(Skim(WireProtocol::kBinary, nested(6)).status, Status::kComplete);
+  EXPECT_EQ(Skim(WireProtocol::kBinary, nested(10)).status, Status::kMalformed);
 }
 
 TEST(MessageSkimmerTest, StringClaimingMoreThanTheLimitIsTooLarge) {

@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "storage/limits.h"
+#include "server/limits.h"
 #include "tests/server/net/thrift_server_testing.h"
 #include "tests/test_util.h"
 

@@ -10,10 +10,10 @@
 #include <functional>
 #include <memory>
 
-#include "server/thrift1/errors.h"
 #include "server/gateway/scanner_registry.h"
+#include "server/limits.h"
+#include "server/thrift1/errors.h"
 #include "storage/clock.h"
-#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server {

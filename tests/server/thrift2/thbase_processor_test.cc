@@ -16,8 +16,8 @@
 #include <thrift/transport/TBufferTransports.h>
 
 #include "server/gateway/scanner_registry.h"
+#include "server/limits.h"
 #include "storage/clock.h"
-#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server {

@@ -1,4 +1,4 @@
-#include "storage/limits.h"
+#include "server/limits.h"
 
 #include <gtest/gtest.h>
 

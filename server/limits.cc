@@ -1,4 +1,4 @@
-#include "storage/limits.h"
+#include "server/limits.h"
 
 #include <charconv>
 #include <cstring>
@@ -43,6 +43,11 @@ int64_t LargestValue(const LimitInfo& info) {
       {"admin_value_bytes", kInt32},
       {"call_log_page_bytes", kInt32},
       {"decoded_bytes_per_byte", 1024},
+      {"thrift_depth", 512},
+      {"http_header_bytes", kInt32},
+      {"admin_header_bytes", kInt32},
+      {"admin_body_bytes", kInt32},
+      {"cell_bytes", kInt32},
   };
   if (auto it = kSpecific.find(info.name); it != kSpecific.end()) return it->second;
   if (std::strcmp(info.unit, "bytes") == 0) return int64_t{1} << 40;
@@ -51,6 +56,23 @@ int64_t LargestValue(const LimitInfo& info) {
 }
 
 }  // namespace
+
+storage::FilterLimits FilterLimitsOf(const Limits& limits) {
+  storage::FilterLimits out;
+  out.filter_string_bytes = limits.filter_string_bytes;
+  out.filter_depth = limits.filter_depth;
+  out.filter_count = limits.filter_count;
+  return out;
+}
+
+storage::StoreLimits StoreLimitsOf(const Limits& limits) {
+  storage::StoreLimits out;
+  out.cell_bytes = limits.cell_bytes;
+  out.result_bytes = limits.result_bytes;
+  out.snapshots = limits.snapshots;
+  out.snapshot_bytes = limits.snapshot_bytes;
+  return out;
+}
 
 const std::vector<LimitInfo>& AllLimits() {
   static const std::vector<LimitInfo> all = {
@@ -90,6 +112,14 @@ const std::vector<LimitInfo>& AllLimits() {
        "holds 1000 workers and 1000 queued)",
        "the new connection is closed at once; a WARNING (at most one per 10 s) and the "
        "connections_refused_total metric count them"},
+      {"thrift_depth", &Limits::thrift_depth, "count",
+       "nesting of structs, lists, sets and maps in one Thrift message (libthrift's recursion "
+       "limit, which HBase's Java server shares)",
+       "the connection is closed, with a WARNING naming the peer"},
+      {"http_header_bytes", &Limits::http_header_bytes, "bytes",
+       "header of one Thrift-over-HTTP request, and a chunk-size line or trailer (HBase's Jetty "
+       "accepts 65,534 bytes)",
+       "431, and the connection is closed"},
       {"scanner_rows_per_call", &Limits::scanner_rows_per_call, "count",
        "rows one scanner fetch returns (larger numRows are served in several fetches)",
        "fewer rows; the scanner goes on at the next fetch"},
@@ -103,6 +133,11 @@ const std::vector<LimitInfo>& AllLimits() {
        "and MultiActionResultTooLarge",
        "the call fails: IOError / TIOError (canRetry false) naming the limit, as "
        "MultiActionResultTooLarge (a row-level filter's row: RowTooBigException)"},
+      {"cell_bytes", &Limits::cell_bytes, "bytes",
+       "row, family, qualifier and value of one cell written by a put (HBase's "
+       "hbase.client.keyvalue.maxsize, 10 MiB)",
+       "the write fails with IllegalArgumentException \"KeyValue size too large\" "
+       "(Thrift1 IOError/IllegalArgument, Thrift2 TIOError), nothing written"},
       {"open_scanners", &Limits::open_scanners, "count", "open scanners per service",
        "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
       {"scanner_bytes", &Limits::scanner_bytes, "bytes",
@@ -128,6 +163,14 @@ const std::vector<LimitInfo>& AllLimits() {
       {"admin_count_cells", &Limits::admin_count_cells, "count",
        "cells one console request walks to count tables' stored rows (counts are remembered)",
        "the count is shown as at least N"},
+      {"admin_header_bytes", &Limits::admin_header_bytes, "bytes",
+       "header of one admin-port request", "431, and the connection is closed"},
+      {"admin_body_bytes", &Limits::admin_body_bytes, "bytes",
+       "body of one admin-port request (test-control POSTs)", "413, and the connection is closed"},
+      {"admin_request_timeout_ms", &Limits::admin_request_timeout_ms, "ms",
+       "time one admin-port request may take to arrive, counted from the previous one "
+       "(a trickle of bytes does not restart it)",
+       "the connection is closed"},
       {"call_log_calls", &Limits::call_log_calls, "count",
        "calls the test controls' call log keeps (--test-controls)", "the oldest calls are dropped"},
       {"call_log_bytes", &Limits::call_log_bytes, "bytes",
