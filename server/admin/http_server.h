@@ -28,7 +28,7 @@ using ControlHttpHandler = std::function<HttpReply(const std::string& method,
 // True for "/control" and every path under "/control/".
 bool IsControlTarget(const std::string& target);
 
-// A small HTTP/1.1 server (Boost.Beast) for the admin console, on one thread of its own so a
+// The admin console's HTTP server (the shared server/net/http_server.h), on one thread of its own so a
 // slow page never holds up a Thrift call. Requests are read with bounded headers (16 KiB) and
 // bodies (64 KiB); what Beast refuses is answered with 431, 413 or 400 before the handler sees
 // it, and only GET and HEAD reach the handler (405 otherwise): the console never changes data.
