@@ -7,7 +7,8 @@ add_library(hbase_rest_models STATIC
   ${CMAKE_CURRENT_LIST_DIR}/model_json.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_xml.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_xml_parse.cc
-  ${CMAKE_CURRENT_LIST_DIR}/model_protobuf.cc)
+  ${CMAKE_CURRENT_LIST_DIR}/model_protobuf.cc
+  ${CMAKE_CURRENT_LIST_DIR}/model_text.cc)
 target_include_directories(hbase_rest_models PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(hbase_rest_models PUBLIC hbase_storage hbase_rest_proto Boost::boost
                       nlohmann_json::nlohmann_json)
