@@ -56,6 +56,9 @@ struct TableRegionModel {
   std::string start_key;
   std::string end_key;
   std::string location;  // "host:port" of the serving region server
+  // "<table>,<startKey>,<id>.<encoded>.", as server/gateway/regions.h's RegionView.name; HBase
+  // derives it from the fields above, the door copies it.
+  std::string name;
 };
 
 struct TableInfoModel {

@@ -1,0 +1,523 @@
+#include "server/rest/model_json.h"
+
+#include <cstdio>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "server/rest/base64.h"
+#include "server/rest/java_format.h"
+
+namespace hbemu::server::rest {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// A JSON text built in the order the calls come, escaping as Jackson does.
+class Writer {
+ public:
+  void BeginObject() { Separate(); out_.push_back('{'); first_ = true; }
+  void EndObject() { out_.push_back('}'); first_ = false; }
+  void BeginArray() { Separate(); out_.push_back('['); first_ = true; }
+  void EndArray() { out_.push_back(']'); first_ = false; }
+  void Key(std::string_view key) {
+    Separate();
+    Quote(key);
+    out_.push_back(':');
+    first_ = true;  // the value follows without a comma
+  }
+  void String(std::string_view s) { Separate(); Quote(s); }
+  void Bytes(std::string_view b) { String(Base64Encode(b)); }
+  void Int(int64_t v) { Separate(); out_ += std::to_string(v); }
+  void Double(double v) { Separate(); out_ += JavaDouble(v); }
+  void Null() { Separate(); out_ += "null"; }
+
+  void Field(std::string_view key, std::string_view s) { Key(key); String(s); }
+  void BytesField(std::string_view key, std::string_view b) { Key(key); Bytes(b); }
+  void IntField(std::string_view key, int64_t v) { Key(key); Int(v); }
+
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Separate() {
+    if (!first_) out_.push_back(',');
+    first_ = false;
+  }
+  void Quote(std::string_view s) {
+    out_.push_back('"');
+    for (char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\r': out_ += "\\r"; break;
+        case '\t': out_ += "\\t"; break;
+        case '\b': out_ += "\\b"; break;
+        case '\f': out_ += "\\f"; break;
+        default:
+          if (u < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\u%04X", u);
+            out_ += buf;
+          } else {
+            out_.push_back(c);
+          }
+      }
+    }
+    out_.push_back('"');
+  }
+
+  std::string out_;
+  bool first_ = true;
+};
+
+void WriteAttributes(const AttributeList& attrs, Writer* w) {
+  for (const auto& [name, value] : attrs) w->Field(name, value);
+}
+
+// ----------------------------------------------------------------------------- decoding
+
+// Parses `body` after the shape check; a 500 naming the fault otherwise.
+BodyStatus Parse(std::string_view body, const BodyBounds& bounds, Json* out) {
+  BodyStatus shape = CheckJsonShape(body, bounds);
+  if (!shape.ok()) return shape;
+  *out = Json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (out->is_discarded()) return BodyStatus::ServerError("body is not valid JSON");
+  return BodyStatus::Ok();
+}
+
+BodyStatus Unknown(const std::string& key, const char* model) {
+  return BodyStatus::ServerError("unrecognized field \"" + key + "\" in " + model);
+}
+
+BodyStatus WrongType(const std::string& key, const char* expected) {
+  return BodyStatus::ServerError("field \"" + key + "\" must be " + expected);
+}
+
+BodyStatus ObjectExpected(const char* model) {
+  return BodyStatus::ServerError(std::string(model) + " must be a JSON object");
+}
+
+BodyStatus ReadBytes(const std::string& key, const Json& v, std::string* out) {
+  if (v.is_null()) {
+    out->clear();
+    return BodyStatus::Ok();
+  }
+  if (!v.is_string()) return WrongType(key, "a base64 string");
+  if (!Base64DecodeStrict(v.get_ref<const std::string&>(), out)) {
+    return BodyStatus::ServerError("field \"" + key + "\" is not valid base64");
+  }
+  return BodyStatus::Ok();
+}
+
+// An integer as Jackson reads one: a JSON integer or a string of one, within [min, max].
+BodyStatus ReadInt(const std::string& key, const Json& v, int64_t min, int64_t max, int64_t* out) {
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(max)) {
+      return WrongType(key, "an integer in range");
+    }
+    *out = v.get<int64_t>();
+  } else if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    try {
+      size_t used = 0;
+      *out = std::stoll(s, &used);
+      if (used != s.size()) return WrongType(key, "an integer");
+    } catch (const std::exception&) {
+      return WrongType(key, "an integer");
+    }
+  } else {
+    return WrongType(key, "an integer");
+  }
+  if (*out < min || *out > max) return WrongType(key, "an integer in range");
+  return BodyStatus::Ok();
+}
+
+BodyStatus ReadInt32(const std::string& key, const Json& v, int32_t* out) {
+  int64_t wide = 0;
+  BodyStatus s = ReadInt(key, v, std::numeric_limits<int32_t>::min(),
+                         std::numeric_limits<int32_t>::max(), &wide);
+  if (s.ok()) *out = static_cast<int32_t>(wide);
+  return s;
+}
+
+BodyStatus ReadInt64(const std::string& key, const Json& v, int64_t* out) {
+  return ReadInt(key, v, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                 out);
+}
+
+// A scalar as the string an any-setter keeps.
+BodyStatus ReadScalarText(const std::string& key, const Json& v, std::string* out) {
+  if (v.is_string()) {
+    *out = v.get<std::string>();
+  } else if (v.is_number() || v.is_boolean()) {
+    *out = v.dump();
+  } else {
+    return WrongType(key, "a string");
+  }
+  return BodyStatus::Ok();
+}
+
+BodyStatus ReadCell(const Json& j, CellModel* cell) {
+  if (!j.is_object()) return ObjectExpected("Cell");
+  for (const auto& [key, v] : j.items()) {
+    BodyStatus s = BodyStatus::Ok();
+    if (key == "column") {
+      s = ReadBytes(key, v, &cell->column);
+    } else if (key == "timestamp") {
+      if (!v.is_null()) {
+        int64_t ts = 0;
+        s = ReadInt64(key, v, &ts);
+        cell->timestamp = ts;
+      }
+    } else if (key == "$") {
+      s = ReadBytes(key, v, &cell->value);
+    } else {
+      s = Unknown(key, "Cell");
+    }
+    if (!s.ok()) return s;
+  }
+  return BodyStatus::Ok();
+}
+
+BodyStatus ReadRow(const Json& j, RowModel* row) {
+  if (!j.is_object()) return ObjectExpected("Row");
+  for (const auto& [key, v] : j.items()) {
+    if (key == "key") {
+      BodyStatus s = ReadBytes(key, v, &row->key);
+      if (!s.ok()) return s;
+    } else if (key == "Cell") {
+      if (v.is_null()) continue;
+      if (!v.is_array()) return WrongType(key, "an array");
+      for (const Json& c : v) {
+        row->cells.emplace_back();
+        BodyStatus s = ReadCell(c, &row->cells.back());
+        if (!s.ok()) return s;
+      }
+    } else {
+      return Unknown(key, "Row");
+    }
+  }
+  return BodyStatus::Ok();
+}
+
+BodyStatus ReadColumnSchema(const Json& j, ColumnSchemaModel* column) {
+  if (!j.is_object()) return ObjectExpected("ColumnSchema");
+  for (const auto& [key, v] : j.items()) {
+    std::string text;
+    BodyStatus s = ReadScalarText(key, v, &text);
+    if (!s.ok()) return s;
+    if (key == "name") {
+      column->name = std::move(text);
+    } else {
+      column->attrs.emplace_back(key, std::move(text));
+    }
+  }
+  return BodyStatus::Ok();
+}
+
+}  // namespace
+
+// ----------------------------------------------------------------------------- encoders
+
+std::string EncodeCellSetJson(const CellSetModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Key("Row");
+  w.BeginArray();
+  for (const RowModel& row : model.rows) {
+    w.BeginObject();
+    w.BytesField("key", row.key);
+    w.Key("Cell");
+    w.BeginArray();
+    for (const CellModel& cell : row.cells) {
+      w.BeginObject();
+      w.BytesField("column", cell.column);
+      if (cell.timestamp) w.IntField("timestamp", *cell.timestamp);
+      w.BytesField("$", cell.value);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeTableListJson(const TableListModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Key("table");
+  w.BeginArray();
+  for (const TableModel& table : model.tables) {
+    w.BeginObject();
+    w.Field("name", table.name);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeTableSchemaJson(const TableSchemaModel& model) {
+  // HBase writes the column families before the table's own attributes.
+  Writer w;
+  w.BeginObject();
+  w.Field("name", model.name);
+  w.Key("ColumnSchema");
+  w.BeginArray();
+  for (const ColumnSchemaModel& column : model.columns) {
+    w.BeginObject();
+    w.Field("name", column.name);
+    WriteAttributes(column.attrs, &w);
+    w.EndObject();
+  }
+  w.EndArray();
+  WriteAttributes(model.attrs, &w);
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeTableInfoJson(const TableInfoModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Field("name", model.name);
+  w.Key("Region");
+  w.BeginArray();
+  for (const TableRegionModel& region : model.regions) {
+    w.BeginObject();
+    w.IntField("id", region.id);
+    w.BytesField("startKey", region.start_key);
+    w.BytesField("endKey", region.end_key);
+    w.Field("location", region.location);
+    w.Field("name", region.name);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeVersionJson(const VersionModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Field("Server", model.server_version);
+  w.Field("Jersey", model.jersey_version);
+  w.Field("Version", model.version);
+  w.Field("Revision", model.revision);
+  w.Field("REST", model.rest_version);
+  w.Field("JVM", model.jvm_version);
+  w.Field("OS", model.os_version);
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeStorageClusterVersionJson(const StorageClusterVersionModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Field("Version", model.version);
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeStorageClusterStatusJson(const StorageClusterStatusModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Key("LiveNodes");
+  w.BeginArray();
+  for (const auto& node : model.live_nodes) {
+    w.BeginObject();
+    w.Field("name", node.name);
+    w.IntField("startCode", node.start_code);
+    w.IntField("requests", node.requests);
+    w.IntField("heapSizeMB", node.heap_size_mb);
+    w.IntField("maxHeapSizeMB", node.max_heap_size_mb);
+    w.Key("Region");
+    w.BeginArray();
+    for (const auto& r : node.regions) {
+      w.BeginObject();
+      w.BytesField("name", r.name);
+      w.IntField("stores", r.stores);
+      w.IntField("storefiles", r.storefiles);
+      w.IntField("storefileSizeMB", r.storefile_size_mb);
+      w.IntField("storefileIndexSizeKB", r.storefile_index_size_kb);
+      w.IntField("readRequestsCount", r.read_requests_count);
+      w.IntField("writeRequestsCount", r.write_requests_count);
+      w.IntField("rootIndexSizeKB", r.root_index_size_kb);
+      w.IntField("totalStaticIndexSizeKB", r.total_static_index_size_kb);
+      w.IntField("totalStaticBloomSizeKB", r.total_static_bloom_size_kb);
+      w.IntField("totalCompactingKVs", r.total_compacting_kvs);
+      w.IntField("currentCompactedKVs", r.current_compacted_kvs);
+      w.IntField("memStoreSizeMB", r.memstore_size_mb);  // last: HBase's getter is named apart
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("DeadNodes");
+  w.BeginArray();
+  for (const std::string& dead : model.dead_nodes) w.String(dead);
+  w.EndArray();
+  w.IntField("regions", model.regions);
+  w.IntField("requests", model.requests);
+  w.Key("averageLoad");
+  w.Double(model.average_load);
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeNamespacesJson(const NamespacesModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Key("Namespace");
+  w.BeginArray();
+  for (const std::string& ns : model.namespaces) w.String(ns);
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+std::string EncodeNamespacesInstanceJson(const NamespacesInstanceModel& model) {
+  Writer w;
+  w.BeginObject();
+  w.Key("properties");
+  if (model.properties.empty()) {
+    w.Null();
+  } else {
+    w.BeginObject();
+    for (const auto& [key, value] : model.properties) w.Field(key, value);
+    w.EndObject();
+  }
+  w.EndObject();
+  return w.Take();
+}
+
+// ----------------------------------------------------------------------------- decoders
+
+BodyStatus DecodeCellSetJson(std::string_view body, CellSetModel* out, const BodyBounds& bounds) {
+  Json j;
+  BodyStatus s = Parse(body, bounds, &j);
+  if (!s.ok()) return s;
+  if (!j.is_object()) return ObjectExpected("CellSet");
+  *out = CellSetModel();
+  for (const auto& [key, v] : j.items()) {
+    if (key != "Row") return Unknown(key, "CellSet");
+    if (v.is_null()) continue;
+    if (!v.is_array()) return WrongType(key, "an array");
+    for (const Json& r : v) {
+      out->rows.emplace_back();
+      s = ReadRow(r, &out->rows.back());
+      if (!s.ok()) return s;
+    }
+  }
+  return BodyStatus::Ok();
+}
+
+BodyStatus DecodeTableSchemaJson(std::string_view body, TableSchemaModel* out,
+                                 const BodyBounds& bounds) {
+  Json j;
+  BodyStatus s = Parse(body, bounds, &j);
+  if (!s.ok()) return s;
+  if (!j.is_object()) return ObjectExpected("TableSchema");
+  *out = TableSchemaModel();
+  for (const auto& [key, v] : j.items()) {
+    if (key == "ColumnSchema") {
+      if (v.is_null()) continue;
+      if (!v.is_array()) return WrongType(key, "an array");
+      for (const Json& c : v) {
+        out->columns.emplace_back();
+        s = ReadColumnSchema(c, &out->columns.back());
+        if (!s.ok()) return s;
+      }
+      continue;
+    }
+    std::string text;
+    s = ReadScalarText(key, v, &text);
+    if (!s.ok()) return s;
+    if (key == "name") {
+      out->name = std::move(text);
+    } else {
+      out->attrs.emplace_back(key, std::move(text));
+    }
+  }
+  return BodyStatus::Ok();
+}
+
+BodyStatus DecodeNamespacesInstanceJson(std::string_view body, NamespacesInstanceModel* out,
+                                        const BodyBounds& bounds) {
+  Json j;
+  BodyStatus s = Parse(body, bounds, &j);
+  if (!s.ok()) return s;
+  if (!j.is_object()) return ObjectExpected("NamespaceProperties");
+  out->properties.clear();
+  for (const auto& [key, v] : j.items()) {
+    if (key != "properties") return Unknown(key, "NamespaceProperties");
+    if (v.is_null()) continue;
+    if (!v.is_object()) return WrongType(key, "an object");
+    for (const auto& [name, value] : v.items()) {
+      std::string text;
+      s = ReadScalarText(name, value, &text);
+      if (!s.ok()) return s;
+      out->properties.emplace_back(name, std::move(text));
+    }
+  }
+  return BodyStatus::Ok();
+}
+
+BodyStatus DecodeScannerJson(std::string_view body, ScannerModel* out, const BodyBounds& bounds) {
+  Json j;
+  BodyStatus s = Parse(body, bounds, &j);
+  if (!s.ok()) return s;
+  if (!j.is_object()) return ObjectExpected("Scanner");
+  *out = ScannerModel();
+  for (const auto& [key, v] : j.items()) {
+    if (key == "startRow") {
+      s = ReadBytes(key, v, &out->start_row);
+    } else if (key == "endRow") {
+      s = ReadBytes(key, v, &out->end_row);
+    } else if (key == "column") {
+      if (v.is_null()) continue;
+      if (!v.is_array()) return WrongType(key, "an array");
+      for (const Json& c : v) {
+        out->columns.emplace_back();
+        s = ReadBytes(key, c, &out->columns.back());
+        if (!s.ok()) return s;
+      }
+    } else if (key == "labels") {
+      if (v.is_null()) continue;
+      if (!v.is_array()) return WrongType(key, "an array");
+      for (const Json& l : v) {
+        out->labels.emplace_back();
+        s = ReadScalarText(key, l, &out->labels.back());
+        if (!s.ok()) return s;
+      }
+    } else if (key == "batch") {
+      s = ReadInt32(key, v, &out->batch);
+    } else if (key == "caching") {
+      s = ReadInt32(key, v, &out->caching);
+    } else if (key == "maxVersions") {
+      s = ReadInt32(key, v, &out->max_versions);
+    } else if (key == "startTime") {
+      s = ReadInt64(key, v, &out->start_time);
+    } else if (key == "endTime") {
+      s = ReadInt64(key, v, &out->end_time);
+    } else if (key == "cacheBlocks") {
+      if (!v.is_boolean()) return WrongType(key, "a boolean");
+      out->cache_blocks = v.get<bool>();
+    } else if (key == "filter") {
+      if (v.is_null()) continue;
+      if (!v.is_string()) return WrongType(key, "a string");
+      out->filter = v.get<std::string>();
+    } else {
+      return Unknown(key, "Scanner");
+    }
+    if (!s.ok()) return s;
+  }
+  return BodyStatus::Ok();
+}
+
+}  // namespace hbemu::server::rest
