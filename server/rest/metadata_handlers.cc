@@ -306,6 +306,7 @@ HttpResponse RestService::Regions(const HttpRequest& request, const Route& route
     r.start_key = region.start_key;
     r.end_key = region.end_key;
     r.location = options_.server_name + ":" + std::to_string(options_.server_port);
+    r.name = region.name;
     model.regions.push_back(std::move(r));
   }
   return Ok(type, Encode(rep, model));

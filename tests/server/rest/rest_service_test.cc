@@ -166,6 +166,7 @@ TEST_F(RestServiceTest, RegionsNameTheTableRegionsAndTheirServer) {
   HttpResponse response = Call("GET", "/t/regions", {kAcceptJson});
   EXPECT_EQ(response.status, 200);
   EXPECT_NE(response.body.find("\"location\":\"node:16020\""), std::string::npos) << response.body;
+  EXPECT_NE(response.body.find("\"name\":\"t,,1000."), std::string::npos) << response.body;
   EXPECT_EQ(Call("GET", "/nosuch/regions").status, 404);
 }
 
