@@ -150,6 +150,7 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
     case Endpoint::kMultiget:
       return read_only([&] { return Multiget(request, route); });
     case Endpoint::kTableScan:
+      return read_only([&] { return TableScan(request, route); });
     case Endpoint::kScanners:
     case Endpoint::kScanner:
     case Endpoint::kUnknown:

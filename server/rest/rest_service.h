@@ -63,6 +63,8 @@ class RestService {
   HttpResponse ReadModifyWrite(const std::string& kind, const CellSetModel& model,
                                const Route& route);
   static void AppendDeletes(const RowSpec& spec, storage::RowMutation* mutation);
+  // scan_handlers.cc
+  HttpResponse TableScan(const HttpRequest& request, const Route& route);
 
   storage::Store* const store_;
   const RestServiceOptions options_;

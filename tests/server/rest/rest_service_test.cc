@@ -287,6 +287,34 @@ TEST_F(RestServiceTest, SuffixGlobReadsEveryRowWithThePrefix) {
   EXPECT_EQ(response.body.find(Base64Encode("q1")), std::string::npos);
 }
 
+TEST_F(RestServiceTest, StatelessScanReadsThePrefixWithItsQueryParameters) {
+  CreateTable("t");
+  for (const char* row : {"a1", "r1", "r2", "r3"}) {
+    ASSERT_EQ(Call("PUT", std::string("/t/") + row, {kJsonBody}, JsonCell(row, "f:x", "v")).status,
+              200);
+  }
+  HttpResponse all = Call("GET", "/t/*", {kAcceptJson});
+  EXPECT_EQ(all.status, 200);
+  EXPECT_NE(all.body.find(Base64Encode("a1")), std::string::npos);
+  HttpResponse limited = Call("GET", "/t/r*?limit=2&reversed=true", {kAcceptJson});
+  EXPECT_NE(limited.body.find(Base64Encode("r3")), std::string::npos) << limited.body;
+  EXPECT_NE(limited.body.find(Base64Encode("r2")), std::string::npos);
+  EXPECT_EQ(limited.body.find(Base64Encode("r1")), std::string::npos);
+  HttpResponse keys = Call("GET", "/t/r*?filter=KeyOnlyFilter()&limit=1", {kAcceptJson});
+  EXPECT_EQ(keys.body, "{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Zjp4\","
+                       "\"timestamp\":1000,\"$\":\"\"}]}]}");
+}
+
+TEST_F(RestServiceTest, StatelessScanAnswersEmptySetsAndFailsLikeHBase) {
+  CreateTable("t");
+  HttpResponse none = Call("GET", "/t/zz*", {kAcceptJson});
+  EXPECT_EQ(none.status, 200);
+  EXPECT_EQ(none.body, "{\"Row\":[]}");
+  EXPECT_EQ(Call("GET", "/nosuch/*", {kAcceptJson}).status, 500);
+  EXPECT_EQ(Call("GET", "/t/*?filter=Bogus(", {kAcceptJson}).status, 500);
+  EXPECT_EQ(Call("GET", "/t/*?limit=x", {kAcceptJson}).status, 400);
+}
+
 TEST_F(RestServiceTest, Base64EncodingHeaderDecodesTheRowKeyInThePath) {
   CreateTable("t");
   ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, JsonCell("r1", "f:a", "v")).status, 200);
