@@ -74,6 +74,13 @@ TEST(ModelJsonTest, NamespacesMatchTheGateway) {
   EXPECT_EQ(EncodeNamespacesInstanceJson({"default", {}}), R"({"properties":null})");
 }
 
+TEST(ModelJsonTest, EscapingMatchesTheGateway) {
+  // The gateway's answer for a namespace property holding <&"\n\u00e9\x01/>' .
+  EXPECT_EQ(EncodeNamespacesInstanceJson({"rmesc", {{"k", "<&\"\n\xc3\xa9\x01/>'"}}}),
+            "{\"properties\":{\"k\":\"<&\\\"\\n\xc3\xa9\\u0001/>'\"}}");
+  EXPECT_EQ(EncodeTableListJson({}), R"({"table":[]})");
+}
+
 TEST(ModelJsonTest, ControlCharactersAreEscapedWithUpperCaseHex) {
   EXPECT_EQ(EncodeNamespacesJson({{std::string("a\x1f\"\\\n", 5)}}),
             R"({"Namespace":["a\u001F\"\\\n"]})");

@@ -18,6 +18,10 @@ TEST(ModelXmlTest, CellSetMatchesTheGateway) {
                     R"(<Cell column="Y2Y6Yg==" timestamp="1795958651628">PD4mIic=</Cell></Row></CellSet>)");
 }
 
+TEST(ModelXmlTest, EmptyListsSelfCloseLikeTheGateway) {
+  EXPECT_EQ(EncodeTableListXml({}), kDecl + "<TableList/>");
+}
+
 TEST(ModelXmlTest, TableListMatchesTheGateway) {
   EXPECT_EQ(EncodeTableListXml(sample::Tables()),
             kDecl + R"(<TableList><table name="rd1"/><table name="rmT"/><table name="sb_probe1"/></TableList>)");
@@ -77,7 +81,11 @@ TEST(ModelXmlTest, MarkupInNamesIsEscaped) {
   EXPECT_EQ(EncodeTableListXml({{{"a&<\">"}}}),
             kDecl + R"(<TableList><table name="a&amp;&lt;&quot;&gt;"/></TableList>)");
   EXPECT_EQ(EncodeNamespacesXml({{"a&<\">"}}),
-            kDecl + R"(<Namespaces><Namespace>a&amp;&lt;"&gt;</Namespace></Namespaces>)");
+            kDecl + R"(<Namespaces><Namespace>a&amp;&lt;&quot;&gt;</Namespace></Namespaces>)");
+  // The gateway's answer for a namespace property holding <&"\n\u00e9\x01/>' .
+  EXPECT_EQ(EncodeNamespacesInstanceXml({"rmesc", {{"k", "<&\"\n\xc3\xa9\x01/>'"}}}),
+            kDecl + "<NamespaceProperties><properties><entry><key>k</key><value>"
+                    "&lt;&amp;&quot;\n\xc3\xa9\x01/&gt;'</value></entry></properties></NamespaceProperties>");
 }
 
 // ----------------------------------------------------------------------------- request bodies
