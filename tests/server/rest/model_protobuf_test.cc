@@ -64,6 +64,15 @@ TEST(ModelProtobufTest, SchemaCopiesTtlVersionsAndCompressionLikeTheGateway) {
             "0720032a044e4f4e45");
 }
 
+// The gateway's answer for a table created with READONLY="true" ends with readOnly (field 5).
+TEST(ModelProtobufTest, ReadOnlyAttributeIsCopiedIntoItsField) {
+  TableSchemaModel schema{"t", {{"IS_META", "false"}, {"READONLY", "true"}}, {}};
+  EXPECT_EQ(Hex(EncodeTableSchemaProtobuf(schema)).substr(Hex(EncodeTableSchemaProtobuf(schema)).size() - 4), "2801");
+  TableSchemaModel decoded;
+  ASSERT_TRUE(DecodeTableSchemaProtobuf(EncodeTableSchemaProtobuf(schema), &decoded).ok());
+  EXPECT_EQ(decoded.attrs, schema.attrs);
+}
+
 TEST(ModelProtobufTest, RegionsMatchTheGateway) {
   EXPECT_EQ(Hex(EncodeTableInfoProtobuf(sample::RegionsRmT())),
             "0a03726d5412520a34726d542c2c313739353935383634363339382e3464666235653365313436373935363536"
