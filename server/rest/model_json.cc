@@ -112,9 +112,16 @@ BodyStatus ReadBytes(const std::string& key, const Json& v, std::string* out) {
   return BodyStatus::Ok();
 }
 
-// An integer as Jackson reads one: a JSON integer or a string of one, within [min, max].
+// An integer as Jackson reads one: a JSON integer, a string of one, or a fraction (truncated
+// toward zero: the gateway accepts "batch":1.5), within [min, max].
 BodyStatus ReadInt(const std::string& key, const Json& v, int64_t min, int64_t max, int64_t* out) {
-  if (v.is_number_integer()) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (!(d >= static_cast<double>(min) && d <= static_cast<double>(max))) {
+      return WrongType(key, "an integer in range");
+    }
+    *out = static_cast<int64_t>(d);
+  } else if (v.is_number_integer()) {
     if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(max)) {
       return WrongType(key, "an integer in range");
     }
@@ -506,8 +513,14 @@ BodyStatus DecodeScannerJson(std::string_view body, ScannerModel* out, const Bod
     } else if (key == "endTime") {
       s = ReadInt64(key, v, &out->end_time);
     } else if (key == "cacheBlocks") {
-      if (!v.is_boolean()) return WrongType(key, "a boolean");
-      out->cache_blocks = v.get<bool>();
+      // Jackson also reads the strings "true" and "false" as booleans.
+      if (v.is_boolean()) {
+        out->cache_blocks = v.get<bool>();
+      } else if (v.is_string() && (v == "true" || v == "false")) {
+        out->cache_blocks = v == "true";
+      } else {
+        return WrongType(key, "a boolean");
+      }
     } else if (key == "filter") {
       if (v.is_null()) continue;
       if (!v.is_string()) return WrongType(key, "a string");

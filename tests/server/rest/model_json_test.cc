@@ -211,9 +211,21 @@ TEST(ModelJsonTest, ScannerDefaultsAreHBases) {
   EXPECT_FALSE(scanner.filter.has_value());
 }
 
-// The gateway answers 500 to an unknown scanner property and to a batch that is no number.
+// The gateway accepts (201) a fractional batch and a boolean written as a string.
+TEST(ModelJsonTest, ScannerBodyCoercesLikeJackson) {
+  ScannerModel scanner;
+  ASSERT_TRUE(DecodeScannerJson(R"({"batch":1.5,"cacheBlocks":"false","caching":"7"})", &scanner).ok());
+  EXPECT_EQ(scanner.batch, 1);
+  EXPECT_FALSE(scanner.cache_blocks);
+  EXPECT_EQ(scanner.caching, 7);
+}
+
+// The gateway answers 500 to an unknown scanner property, a batch that is no number, a
+// column list given as one string and a filter given as an object.
 TEST(ModelJsonTest, ScannerBodyErrors) {
   ScannerModel scanner;
+  EXPECT_EQ(DecodeScannerJson(R"({"column":"Y2Y="})", &scanner).http_status(), 500);
+  EXPECT_EQ(DecodeScannerJson(R"({"filter":{"type":"KeyOnlyFilter"}})", &scanner).http_status(), 500);
   EXPECT_EQ(DecodeScannerJson(R"({"batch":10,"bogus":1})", &scanner).http_status(), 500);
   EXPECT_EQ(DecodeScannerJson(R"({"batch":"abc"})", &scanner).http_status(), 500);
   EXPECT_EQ(DecodeScannerJson(R"({"batch":4294967296})", &scanner).http_status(), 500);
