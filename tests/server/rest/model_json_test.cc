@@ -16,6 +16,15 @@ TEST(ModelJsonTest, CellSetMatchesTheGateway) {
             R"({"column":"Y2Y6Yg==","timestamp":1795958651628,"$":"PD4mIic="}]}]})");
 }
 
+// A scanner's batch from the gateway: several rows, an empty value as "".
+TEST(ModelJsonTest, MultiRowCellSetWithAnEmptyValueMatchesTheGateway) {
+  CellSetModel model{{RowModel{"r1", {CellModel{"cf:a", 1795958700378, ""}}},
+                      RowModel{"r2", {CellModel{"f2:q", 1795958652045, "raw<v>"}}}}};
+  EXPECT_EQ(EncodeCellSetJson(model),
+            R"({"Row":[{"key":"cjE=","Cell":[{"column":"Y2Y6YQ==","timestamp":1795958700378,"$":""}]},)"
+            R"({"key":"cjI=","Cell":[{"column":"ZjI6cQ==","timestamp":1795958652045,"$":"cmF3PHY+"}]}]})");
+}
+
 TEST(ModelJsonTest, TableListMatchesTheGateway) {
   EXPECT_EQ(EncodeTableListJson(sample::Tables()),
             R"({"table":[{"name":"rd1"},{"name":"rmT"},{"name":"sb_probe1"}]})");

@@ -18,6 +18,17 @@ TEST(ModelXmlTest, CellSetMatchesTheGateway) {
                     R"(<Cell column="Y2Y6Yg==" timestamp="1795958651628">PD4mIic=</Cell></Row></CellSet>)");
 }
 
+// GET /rmT/multiget?row=r1&row=r2: an empty value is an empty element, not a self-closed one.
+TEST(ModelXmlTest, MultiRowCellSetWithAnEmptyValueMatchesTheGateway) {
+  CellSetModel model{{RowModel{"r1", {CellModel{"cf:a", 1795958700378, ""},
+                                      CellModel{"cf:b", 1795958651628, "<>&\"'"}}},
+                      RowModel{"r2", {CellModel{"f2:q", 1795958652045, "raw<v>"}}}}};
+  EXPECT_EQ(EncodeCellSetXml(model),
+            kDecl + R"(<CellSet><Row key="cjE="><Cell column="Y2Y6YQ==" timestamp="1795958700378"></Cell>)"
+                    R"(<Cell column="Y2Y6Yg==" timestamp="1795958651628">PD4mIic=</Cell></Row><Row key="cjI=">)"
+                    R"(<Cell column="ZjI6cQ==" timestamp="1795958652045">cmF3PHY+</Cell></Row></CellSet>)");
+}
+
 TEST(ModelXmlTest, EmptyListsSelfCloseLikeTheGateway) {
   EXPECT_EQ(EncodeTableListXml({}), kDecl + "<TableList/>");
 }
@@ -98,6 +109,19 @@ TEST(ModelXmlTest, CellSetRoundTrips) {
   ASSERT_EQ(decoded.rows[0].cells.size(), 2u);
   EXPECT_EQ(decoded.rows[0].cells[0].timestamp, 1000);
   EXPECT_EQ(decoded.rows[0].cells[1].value, "<>&\"'");
+}
+
+TEST(ModelXmlTest, PrettyPrintedBodiesDecode) {
+  CellSetModel decoded;
+  ASSERT_TRUE(DecodeCellSetXml("<?xml version=\"1.0\"?>\n<CellSet>\n  <!-- one row -->\n  <Row key=\"cjE=\">\n"
+                               "    <Cell column=\"Y2Y6YQ==\" timestamp=\"5\">\n      dmFsdWUx\n    </Cell>\n"
+                               "  </Row>\n</CellSet>\n",
+                               &decoded)
+                  .ok());
+  ASSERT_EQ(decoded.rows.size(), 1u);
+  ASSERT_EQ(decoded.rows[0].cells.size(), 1u);
+  EXPECT_EQ(decoded.rows[0].cells[0].value, "value1");
+  EXPECT_EQ(decoded.rows[0].cells[0].timestamp, 5);
 }
 
 // The real gateway accepts these (200): JAXB ignores what it does not know and reads base64
