@@ -12,7 +12,8 @@ namespace hbemu::server::rest {
 
 namespace {
 
-using Json = nlohmann::json;
+// ordered_json keeps document order (HBase keeps attributes and properties in insertion order).
+using Json = nlohmann::ordered_json;
 
 // A JSON text built in the order the calls come, escaping as Jackson does.
 class Writer {
@@ -155,6 +156,35 @@ BodyStatus ReadInt64(const std::string& key, const Json& v, int64_t* out) {
                  out);
 }
 
+// Java's toString of what Jackson builds for a JSON value: a LinkedHashMap "{k=v, k2=v2}", an
+// ArrayList "[a, b]", the text of a scalar.
+std::string JavaText(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object()) {
+    std::string out = "{";
+    bool first = true;
+    for (const auto& [key, item] : v.items()) {
+      if (!first) out += ", ";
+      first = false;
+      out += key + "=" + JavaText(item);
+    }
+    return out + "}";
+  }
+  if (v.is_array()) {
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + JavaText(v[i]);
+    return out + "]";
+  }
+  return v.dump();
+}
+
+// An attribute value as HBase's any-setter keeps it: whatever JSON value, as Java prints it
+// (the gateway creates a table whose schema says "foo":{"a":1}, attribute "{a=1}").
+BodyStatus ReadAttributeText(const Json& v, std::string* out) {
+  *out = JavaText(v);
+  return BodyStatus::Ok();
+}
+
 // A scalar as the string an any-setter keeps.
 BodyStatus ReadScalarText(const std::string& key, const Json& v, std::string* out) {
   if (v.is_string()) {
@@ -214,7 +244,7 @@ BodyStatus ReadColumnSchema(const Json& j, ColumnSchemaModel* column) {
   if (!j.is_object()) return ObjectExpected("ColumnSchema");
   for (const auto& [key, v] : j.items()) {
     std::string text;
-    BodyStatus s = ReadScalarText(key, v, &text);
+    BodyStatus s = key == "name" ? ReadScalarText(key, v, &text) : ReadAttributeText(v, &text);
     if (!s.ok()) return s;
     if (key == "name") {
       column->name = std::move(text);
@@ -443,7 +473,7 @@ BodyStatus DecodeTableSchemaJson(std::string_view body, TableSchemaModel* out,
       continue;
     }
     std::string text;
-    s = ReadScalarText(key, v, &text);
+    s = key == "name" ? ReadScalarText(key, v, &text) : ReadAttributeText(v, &text);
     if (!s.ok()) return s;
     if (key == "name") {
       out->name = std::move(text);
