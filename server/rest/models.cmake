@@ -5,6 +5,7 @@ add_library(hbase_rest_models STATIC
   ${CMAKE_CURRENT_LIST_DIR}/body_shape.cc
   ${CMAKE_CURRENT_LIST_DIR}/java_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_json.cc
+  ${CMAKE_CURRENT_LIST_DIR}/model_json_parse.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_xml.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_xml_parse.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_protobuf.cc
