@@ -9,7 +9,6 @@ namespace hbemu::server::rest {
 
 namespace {
 
-
 // A JSON text built in the order the calls come, escaping as Jackson does.
 class Writer {
  public:
