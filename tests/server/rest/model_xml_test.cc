@@ -170,6 +170,26 @@ TEST(ModelXmlTest, DeepAndHugeBodiesAreRefusedBeforeParsing) {
   EXPECT_NE(s.message().find("more elements"), std::string::npos) << s.message();
 }
 
+TEST(ModelXmlTest, ShapeCheckReadsQuotedAttributeValues) {
+  // '>' inside attribute values does not end the tag: a hundred self-closed columns stay flat.
+  std::string body = R"(<TableSchema name="t">)";
+  for (int i = 0; i < 100; ++i) body += R"(<ColumnSchema name="f)" + std::to_string(i) + R"(" X="a>b"/>)";
+  body += "</TableSchema>";
+  TableSchemaModel schema;
+  ASSERT_TRUE(DecodeTableSchemaXml(body, &schema).ok());
+  ASSERT_EQ(schema.columns.size(), 100u);
+  EXPECT_EQ(schema.columns[99].attrs, (AttributeList{{"X", "a>b"}}));
+}
+
+TEST(ModelXmlTest, UnterminatedTagsAreOnePassNotQuadratic) {
+  // Four million '<' with no '>': the shape check must not rescan the rest for each one.
+  const std::string body(4 << 20, '<');
+  CellSetModel decoded;
+  BodyStatus s = DecodeCellSetXml(body, &decoded);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.http_status(), 400);
+}
+
 TEST(ModelXmlTest, SchemaBodyKeepsEveryAttribute) {
   TableSchemaModel schema;
   ASSERT_TRUE(DecodeTableSchemaXml(
