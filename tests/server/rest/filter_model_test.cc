@@ -94,6 +94,7 @@ TEST(FilterModelTest, BadTreesAreRefusedNamingTheFault) {
       {R"({"type":"ColumnCountGetFilter","limit":"three"})", "error 400 field \"limit\" must be an integer"},
       {R"({"type":"SkipFilter","filters":[]})", "error 400 SkipFilter needs a filter in \"filters\""},
       {R"([1])", "error 400 a filter must be a JSON object"},
+      {R"({})", "error 400 missing field \"type\""},
   };
   for (const auto& [json, expected] : cases) EXPECT_EQ(Built(json), expected) << json;
 }

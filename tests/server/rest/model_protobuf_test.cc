@@ -175,5 +175,30 @@ TEST(ModelProtobufTest, NamespaceAndScannerBodies) {
   EXPECT_EQ(scanner.caching, -1);
 }
 
+TEST(ModelProtobufTest, ScannerRoundTrips) {
+  ScannerModel scanner;
+  scanner.start_row = "r1";
+  scanner.columns = {"cf:a", "f2"};
+  scanner.batch = 7;
+  scanner.caching = 3;
+  scanner.start_time = 5;
+  scanner.filter = R"({"type":"KeyOnlyFilter"})";
+  scanner.labels = {"secret"};
+  scanner.cache_blocks = false;
+  ScannerModel decoded;
+  ASSERT_TRUE(DecodeScannerProtobuf(EncodeScannerProtobuf(scanner), &decoded).ok());
+  EXPECT_EQ(decoded.start_row, "r1");
+  EXPECT_EQ(decoded.end_row, "");
+  EXPECT_EQ(decoded.columns, scanner.columns);
+  EXPECT_EQ(decoded.batch, 7);
+  EXPECT_EQ(decoded.caching, 3);
+  EXPECT_EQ(decoded.start_time, 5);
+  EXPECT_EQ(decoded.end_time, INT64_MAX);
+  EXPECT_EQ(decoded.max_versions, INT32_MAX);
+  EXPECT_EQ(decoded.filter, scanner.filter);
+  EXPECT_EQ(decoded.labels, scanner.labels);
+  EXPECT_FALSE(decoded.cache_blocks);
+}
+
 }  // namespace
 }  // namespace hbemu::server::rest
