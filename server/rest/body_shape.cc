@@ -66,13 +66,6 @@ BodyStatus CheckJsonShape(std::string_view body, const BodyBounds& bounds) {
 BodyStatus CheckXmlShape(std::string_view body, const BodyBounds& bounds) {
   int64_t depth = 0, elements = 0;
   for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '=') {
-      // An attribute (or '=' in text, counted alike: a bound, not a parse).
-      if (++elements > bounds.max_elements) {
-        return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements));
-      }
-      continue;
-    }
     if (body[i] != '<') continue;
     const std::string_view rest = body.substr(i + 1);
     if (rest.substr(0, 3) == "!--") {
@@ -95,15 +88,33 @@ BodyStatus CheckXmlShape(std::string_view body, const BodyBounds& bounds) {
       --depth;
       continue;
     }
-    // An opening tag; a self-closing one ("<a/>") does not stay open.
-    const size_t close = body.find('>', i);
-    const bool self_closing = close != std::string_view::npos && close > i && body[close - 1] == '/';
+    // An opening tag, read to its '>' outside quoted attribute values (which may hold '>');
+    // the scan resumes after it, so the pass stays linear. A self-closing one ("<a/>") does
+    // not stay open; an unterminated one is left for the parser to report.
+    char quote = 0;
+    size_t close = i + 1;
+    for (; close < body.size(); ++close) {
+      const char c = body[close];
+      if (quote != 0) {
+        if (c == quote) quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '=') {
+        if (++elements > bounds.max_elements) {
+          return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements));
+        }
+      } else if (c == '>') {
+        break;
+      }
+    }
+    const bool self_closing = close < body.size() && body[close - 1] == '/';
     if (++elements > bounds.max_elements) {
       return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements));
     }
     if (!self_closing && ++depth > bounds.max_depth) {
       return BodyStatus::BadRequest(Past("nests deeper than its bound", bounds.max_depth));
     }
+    i = close;
   }
   return BodyStatus::Ok();
 }

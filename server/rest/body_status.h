@@ -16,6 +16,10 @@ class BodyStatus {
   static BodyStatus Ok() { return BodyStatus(0, std::string()); }
   static BodyStatus BadRequest(std::string message) { return BodyStatus(400, std::move(message)); }
   static BodyStatus ServerError(std::string message) { return BodyStatus(500, std::move(message)); }
+  // A Content-Type HBase does not read for that body (text/plain, octet-stream, ...).
+  static BodyStatus UnsupportedMediaType(std::string message) {
+    return BodyStatus(415, std::move(message));
+  }
 
   bool ok() const { return http_status_ == 0; }
   int http_status() const { return http_status_; }

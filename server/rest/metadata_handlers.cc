@@ -86,7 +86,7 @@ HttpResponse RestService::Version(const HttpRequest& request) {
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   VersionModel model;
   model.rest_version = kRestVersion;
   model.jvm_version = "none (hbase-emulator " + options_.emulator_version + ")";
@@ -99,11 +99,10 @@ HttpResponse RestService::Version(const HttpRequest& request) {
 }
 
 HttpResponse RestService::ClusterVersion(const HttpRequest& request) {
-  static const Produces kTypes = {"text/plain", "text/xml", "application/json"};
-  std::string type;
+    std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, kTypes, &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesClusterVersion(), &type, &rep, &refusal)) return refusal;
   return Ok(type, Encode(rep, StorageClusterVersionModel{kHBaseVersion}));
 }
 
@@ -111,7 +110,7 @@ HttpResponse RestService::ClusterStatus(const HttpRequest& request) {
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   StorageClusterStatusModel model;
   StorageClusterStatusModel::Node node;
   node.name = options_.server_name + ":" + std::to_string(options_.server_port);
@@ -142,7 +141,7 @@ HttpResponse RestService::Tables(const HttpRequest& request) {
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   TableListModel model;
   for (const auto& table : store_->ListTables()) model.tables.push_back({table->name.ToString()});
   return Ok(type, Encode(rep, model));
@@ -152,7 +151,7 @@ HttpResponse RestService::Namespaces(const HttpRequest& request) {
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   NamespacesModel model;
   model.namespaces = store_->ListNamespaces();
   std::sort(model.namespaces.begin(), model.namespaces.end());
@@ -166,7 +165,7 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     std::string type;
     Representation rep;
     HttpResponse refusal;
-    if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+    if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
     storage::NamespaceDescriptor descriptor;
     // HBase's resource lets the NamespaceNotFoundException through: Jetty's 500.
     if (!store_->DescribeNamespace(ns, &descriptor).ok()) return Plain(500, "");
@@ -221,7 +220,7 @@ HttpResponse RestService::NamespaceTables(const HttpRequest& request, const Rout
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   storage::NamespaceDescriptor descriptor;
   if (!store_->DescribeNamespace(route.name_space, &descriptor).ok()) return Plain(500, "");
   TableListModel model;
@@ -239,7 +238,7 @@ HttpResponse RestService::Schema(const HttpRequest& request, const Route& route)
     std::string type;
     Representation rep;
     HttpResponse refusal;
-    if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+    if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
     std::shared_ptr<const storage::TableDescriptor> table;
     storage::Status s = store_->DescribeTable(route.table, &table);
     if (!s.ok()) return FromStatus(s);
@@ -293,7 +292,7 @@ HttpResponse RestService::Regions(const HttpRequest& request, const Route& route
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   std::shared_ptr<const storage::TableDescriptor> table;
   storage::Status s = store_->DescribeTable(route.table, &table);
   if (!s.ok()) return NotFound();
@@ -316,7 +315,7 @@ HttpResponse RestService::Exists(const HttpRequest& request, const Route& route)
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, MetadataTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   std::shared_ptr<const storage::TableDescriptor> table;
   if (!store_->DescribeTable(route.table, &table).ok()) return NotFound();
   return Plain(200, "");

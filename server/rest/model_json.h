@@ -11,7 +11,8 @@ namespace hbemu::server::rest {
 
 // application/json bodies byte for byte as HBase 2.6.1's gateway writes them (Jackson over the
 // JAXB annotations): keys in HBase's order (not sorted), no whitespace, byte fields in base64,
-// control characters escaped as \u00XX with upper-case hex, other bytes as they are.
+// control characters escaped as \u00XX with upper-case hex, other bytes as they are. Writers:
+// model_json.cc; request decoders: model_json_parse.cc.
 
 std::string EncodeCellSetJson(const CellSetModel& model);
 std::string EncodeTableListJson(const TableListModel& model);

@@ -253,6 +253,22 @@ std::string EncodeNamespacesInstanceProtobuf(const NamespacesInstanceModel& mode
   return Serialize(m);
 }
 
+std::string EncodeScannerProtobuf(const ScannerModel& model) {
+  pb::Scanner m;
+  if (!model.start_row.empty()) m.set_startrow(model.start_row);
+  if (!model.end_row.empty()) m.set_endrow(model.end_row);
+  for (const std::string& c : model.columns) m.add_columns(c);
+  if (model.start_time != 0) m.set_starttime(model.start_time);
+  if (model.end_time != 0) m.set_endtime(model.end_time);
+  m.set_batch(model.batch);
+  if (model.caching > 0) m.set_caching(model.caching);
+  m.set_maxversions(model.max_versions);
+  if (model.filter) m.set_filter(*model.filter);
+  for (const std::string& l : model.labels) m.add_labels(l);
+  m.set_cacheblocks(model.cache_blocks);
+  return Serialize(m);
+}
+
 // ----------------------------------------------------------------------------- decoders
 
 BodyStatus DecodeCellSetProtobuf(std::string_view body, CellSetModel* out,

@@ -24,6 +24,10 @@ std::string EncodeStorageClusterStatusProtobuf(const StorageClusterStatusModel& 
 std::string EncodeNamespacesProtobuf(const NamespacesModel& model);
 // Empty when there are no properties, as HBase answers for "default".
 std::string EncodeNamespacesInstanceProtobuf(const NamespacesInstanceModel& model);
+// A scanner specification as HBase's client (RemoteHTable) sends it: batch, maxVersions and
+// cacheBlocks always; start/end row, start/end time, caching and filter only when set. For
+// tests and clients; the gateway never answers with one.
+std::string EncodeScannerProtobuf(const ScannerModel& model);
 
 // Request bodies. HBase answers 500 to bytes protobuf cannot parse and 400 to a message missing
 // a required field (a row without its key); unknown fields are skipped. A CellSet's rows and

@@ -12,20 +12,15 @@ namespace {
 
 constexpr char kDeclaration[] = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>";
 
-// JAXB's minimal escaping: markup characters only, quotes in attributes.
-void Escape(std::string_view s, bool attribute, std::string* out) {
+// JAXB's escaping, in attributes and text alike: &, <, > and the double quote; apostrophes,
+// newlines and control characters go out as they are.
+void Escape(std::string_view s, std::string* out) {
   for (char c : s) {
     switch (c) {
       case '&': *out += "&amp;"; break;
       case '<': *out += "&lt;"; break;
       case '>': *out += "&gt;"; break;
-      case '"':
-        if (attribute) {
-          *out += "&quot;";
-        } else {
-          out->push_back(c);
-        }
-        break;
+      case '"': *out += "&quot;"; break;
       default: out->push_back(c);
     }
   }
@@ -41,7 +36,7 @@ void Open(std::string_view name, const Attrs& attrs, bool empty, std::string* ou
     out->push_back(' ');
     out->append(key);
     *out += "=\"";
-    Escape(value, true, out);
+    Escape(value, out);
     out->push_back('"');
   }
   *out += empty ? "/>" : ">";
@@ -56,7 +51,7 @@ void Close(std::string_view name, std::string* out) {
 // <name>text</name>
 void TextElement(std::string_view name, std::string_view text, std::string* out) {
   Open(name, {}, false, out);
-  Escape(text, false, out);
+  Escape(text, out);
   Close(name, out);
 }
 

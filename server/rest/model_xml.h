@@ -11,7 +11,9 @@ namespace hbemu::server::rest {
 
 // text/xml bodies byte for byte as HBase 2.6.1's gateway writes them (JAXB): the declaration
 // `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` with nothing after it, no
-// whitespace between elements, an element without content self-closed, byte fields in base64.
+// whitespace between elements, an element without children or attributes' content self-closed
+// (but an empty cell value is "<Cell ...></Cell>"), byte fields in base64, &, <, > and " escaped
+// in attributes and text alike.
 // Attribute order is JAXB's: alphabetical for the fixed ones (Version, Region, Node,
 // ClusterStatus), "name" first and then the model's own order for a schema's attribute maps.
 // model_xml.cc.

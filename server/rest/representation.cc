@@ -1,182 +1,101 @@
 #include "server/rest/representation.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
-#include "server/rest/model_json.h"
-#include "server/rest/model_protobuf.h"
-#include "server/rest/model_text.h"
-#include "server/rest/model_xml.h"
-
 namespace hbemu::server::rest {
+
 namespace {
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
+std::string Lower(std::string_view s) {
+  std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
 }
 
-struct Range {
-  std::string type;     // "text", "*"
-  std::string subtype;  // "xml", "*"
-  double quality = 1.0;
-  int specificity = 0;  // 2: a/b, 1: a/*, 0: */*
-  size_t order = 0;
+struct AcceptEntry {
+  std::string type;     // lower case, "*" for a wildcard
+  std::string subtype;  // lower case, "*" for a wildcard
+  std::string params;   // ";k=v" pairs other than q, as the client wrote them (trimmed)
+  double q = 1.0;
+  size_t index = 0;
+  int Specificity() const { return type == "*" ? 0 : (subtype == "*" ? 1 : 2); }
 };
 
-std::vector<Range> ParseAccept(std::string_view accept) {
-  std::vector<Range> ranges;
-  size_t begin = 0;
-  while (begin <= accept.size()) {
-    size_t end = accept.find(',', begin);
-    if (end == std::string_view::npos) end = accept.size();
-    std::string_view item = Trim(accept.substr(begin, end - begin));
-    begin = end + 1;
-    if (item.empty()) continue;
-    Range range;
-    const size_t semicolon = item.find(';');
-    const std::string media = Lower(Trim(item.substr(0, semicolon)));
-    const size_t slash = media.find('/');
-    if (slash == std::string::npos) {
-      // "*" alone is what some clients send for everything.
-      if (media != "*") continue;
-      range.type = range.subtype = "*";
-    } else {
-      range.type = media.substr(0, slash);
-      range.subtype = media.substr(slash + 1);
-    }
-    if (semicolon != std::string_view::npos) {
-      std::string_view params = item.substr(semicolon + 1);
+std::vector<AcceptEntry> ParseAccept(std::string_view header) {
+  std::vector<AcceptEntry> entries;
+  size_t index = 0;
+  while (true) {
+    const size_t comma = header.find(',');
+    std::string_view item = Trim(header.substr(0, comma));
+    if (!item.empty()) {
+      AcceptEntry e;
+      e.index = index++;
+      const size_t semi = item.find(';');
+      std::string_view range = Trim(item.substr(0, semi));
+      const size_t slash = range.find('/');
+      e.type = Lower(Trim(range.substr(0, slash)));
+      e.subtype = slash == std::string_view::npos ? "*" : Lower(Trim(range.substr(slash + 1)));
+      std::string_view params = semi == std::string_view::npos ? std::string_view() : item.substr(semi + 1);
       while (!params.empty()) {
         const size_t next = params.find(';');
-        const std::string param = Lower(Trim(params.substr(0, next)));
-        if (param.rfind("q=", 0) == 0) range.quality = std::atof(param.c_str() + 2);
+        std::string_view param = Trim(params.substr(0, next));
+        const size_t eq = param.find('=');
+        if (eq != std::string_view::npos && Lower(Trim(param.substr(0, eq))) == "q") {
+          e.q = std::strtod(std::string(Trim(param.substr(eq + 1))).c_str(), nullptr);
+        } else if (!param.empty()) {
+          e.params += ";";
+          e.params += std::string(param);
+        }
         if (next == std::string_view::npos) break;
         params.remove_prefix(next + 1);
       }
+      if (!e.type.empty()) entries.push_back(std::move(e));
     }
-    range.specificity = range.type == "*" ? 0 : range.subtype == "*" ? 1 : 2;
-    range.order = ranges.size();
-    if (range.quality > 0) ranges.push_back(std::move(range));
+    if (comma == std::string_view::npos) break;
+    header.remove_prefix(comma + 1);
   }
-  return ranges;
-}
-
-bool Admits(const Range& range, std::string_view produced) {
-  const size_t slash = produced.find('/');
-  const std::string_view type = produced.substr(0, slash);
-  const std::string_view subtype = produced.substr(slash + 1);
-  return (range.type == "*" || range.type == type) &&
-         (range.subtype == "*" || range.subtype == subtype);
+  return entries;
 }
 
 }  // namespace
 
-const Produces& MetadataTypes() {
-  static const Produces types = {"text/plain", "text/xml", "application/json",
-                                 "application/x-protobuf", "application/protobuf"};
-  return types;
+std::optional<Representation> RepresentationOf(std::string_view media_type) {
+  const std::string type = Lower(Trim(media_type.substr(0, media_type.find(';'))));
+  if (type == kTextPlain) return Representation::kText;
+  if (type == kTextXml) return Representation::kXml;
+  if (type == kJson) return Representation::kJson;
+  if (type == kProtobuf || type == kProtobufAlias) return Representation::kProtobuf;
+  if (type == kOctetStream) return Representation::kOctetStream;
+  return std::nullopt;
 }
 
-const Produces& CellTypes() {
-  static const Produces types = {"text/xml", "application/json", "application/x-protobuf",
-                                 "application/protobuf"};
-  return types;
-}
-
-std::optional<std::string> Negotiate(std::string_view accept, const Produces& produces) {
-  std::vector<Range> ranges = ParseAccept(accept);
-  if (Trim(accept).empty()) ranges = {Range{"*", "*", 1.0, 0, 0}};
-  std::stable_sort(ranges.begin(), ranges.end(), [](const Range& a, const Range& b) {
-    if (a.quality != b.quality) return a.quality > b.quality;
-    return a.specificity > b.specificity;
+std::optional<Negotiated> NegotiateAccept(std::string_view accept,
+                                          const std::vector<std::string_view>& produces) {
+  std::vector<AcceptEntry> entries = ParseAccept(accept);
+  if (entries.empty()) entries.push_back(AcceptEntry{"*", "*", "", 1.0, 0});
+  std::stable_sort(entries.begin(), entries.end(), [](const AcceptEntry& a, const AcceptEntry& b) {
+    if (a.q != b.q) return a.q > b.q;
+    return a.Specificity() > b.Specificity();
   });
-  for (const Range& range : ranges) {
-    for (std::string_view type : produces) {
-      if (Admits(range, type)) return std::string(type);
+  for (const AcceptEntry& e : entries) {
+    for (std::string_view produced : produces) {
+      const size_t slash = produced.find('/');
+      const std::string_view type = produced.substr(0, slash), subtype = produced.substr(slash + 1);
+      if (e.type != "*" && e.type != type) continue;
+      if (e.subtype != "*" && e.subtype != subtype) continue;
+      Negotiated n{*RepresentationOf(produced), std::string(produced)};
+      if (e.Specificity() == 2) n.content_type += e.params;
+      return n;
     }
   }
   return std::nullopt;
 }
-
-std::optional<Representation> RepresentationOf(std::string_view media_type) {
-  const std::string essence = Lower(Trim(media_type.substr(0, media_type.find(';'))));
-  if (essence == "text/plain") return Representation::kText;
-  if (essence == "text/xml") return Representation::kXml;
-  if (essence == "application/json") return Representation::kJson;
-  if (essence == "application/x-protobuf" || essence == "application/protobuf") {
-    return Representation::kProtobuf;
-  }
-  if (essence == "application/octet-stream") return Representation::kOctetStream;
-  return std::nullopt;
-}
-
-#define HBEMU_REST_ENCODE(Model, Name)                                          \
-  std::string Encode(Representation rep, const Model& model) {                 \
-    switch (rep) {                                                              \
-      case Representation::kText: return Encode##Name##Text(model);             \
-      case Representation::kXml: return Encode##Name##Xml(model);               \
-      case Representation::kJson: return Encode##Name##Json(model);             \
-      case Representation::kProtobuf: return Encode##Name##Protobuf(model);     \
-      case Representation::kOctetStream: break;                                 \
-    }                                                                           \
-    return std::string();                                                       \
-  }
-
-HBEMU_REST_ENCODE(VersionModel, Version)
-HBEMU_REST_ENCODE(StorageClusterStatusModel, StorageClusterStatus)
-HBEMU_REST_ENCODE(TableListModel, TableList)
-HBEMU_REST_ENCODE(TableSchemaModel, TableSchema)
-HBEMU_REST_ENCODE(TableInfoModel, TableInfo)
-HBEMU_REST_ENCODE(NamespacesModel, Namespaces)
-HBEMU_REST_ENCODE(NamespacesInstanceModel, NamespacesInstance)
-#undef HBEMU_REST_ENCODE
-
-// HBase's cluster version has no protobuf form.
-std::string Encode(Representation rep, const StorageClusterVersionModel& model) {
-  switch (rep) {
-    case Representation::kText: return EncodeStorageClusterVersionText(model);
-    case Representation::kXml: return EncodeStorageClusterVersionXml(model);
-    case Representation::kJson: return EncodeStorageClusterVersionJson(model);
-    default: break;
-  }
-  return std::string();
-}
-
-// A CellSet has no text form (HBase answers 406 before it gets here).
-std::string Encode(Representation rep, const CellSetModel& model) {
-  switch (rep) {
-    case Representation::kXml: return EncodeCellSetXml(model);
-    case Representation::kJson: return EncodeCellSetJson(model);
-    case Representation::kProtobuf: return EncodeCellSetProtobuf(model);
-    default: break;
-  }
-  return std::string();
-}
-
-#define HBEMU_REST_DECODE(Model, Name)                                                   \
-  BodyStatus Decode(Representation rep, std::string_view body, Model* out) {             \
-    switch (rep) {                                                                       \
-      case Representation::kXml: return Decode##Name##Xml(body, out);                    \
-      case Representation::kJson: return Decode##Name##Json(body, out);                  \
-      case Representation::kProtobuf: return Decode##Name##Protobuf(body, out);          \
-      default: break;                                                                    \
-    }                                                                                    \
-    return BodyStatus::BadRequest("no " #Name " body in this representation");         \
-  }
-
-HBEMU_REST_DECODE(CellSetModel, CellSet)
-HBEMU_REST_DECODE(TableSchemaModel, TableSchema)
-HBEMU_REST_DECODE(NamespacesInstanceModel, NamespacesInstance)
-HBEMU_REST_DECODE(ScannerModel, Scanner)
-#undef HBEMU_REST_DECODE
 
 }  // namespace hbemu::server::rest

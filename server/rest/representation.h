@@ -5,44 +5,55 @@
 #include <string_view>
 #include <vector>
 
-#include "server/rest/body_status.h"
 #include "server/rest/models.h"
 
 namespace hbemu::server::rest {
 
-// The media types a resource produces, in the gateway's order of preference.
-using Produces = std::vector<std::string_view>;
+// Media types, as HBase's gateway spells them.
+inline constexpr std::string_view kTextPlain = "text/plain";
+inline constexpr std::string_view kTextXml = "text/xml";
+inline constexpr std::string_view kJson = "application/json";
+inline constexpr std::string_view kProtobuf = "application/x-protobuf";
+inline constexpr std::string_view kProtobufAlias = "application/protobuf";
+inline constexpr std::string_view kOctetStream = "application/octet-stream";
 
-// text/plain, text/xml, application/json, application/x-protobuf, application/protobuf: what
-// the metadata resources (version, tables, schema, regions, namespaces, status) produce.
-const Produces& MetadataTypes();
-// The same without text/plain (version/cluster has no protobuf form, see there).
-const Produces& CellTypes();
+// What HBase's resources produce, in the order Jersey prefers them for "Accept: */*" (or none):
+// version, tables, schema, regions, namespaces and cluster status answer text/plain first...
+inline const std::vector<std::string_view>& ProducesTextFirst() {
+  static const std::vector<std::string_view> kTypes = {kTextPlain, kTextXml, kJson, kProtobuf,
+                                                       kProtobufAlias};
+  return kTypes;
+}
+// ... /version/cluster has no protobuf form ...
+inline const std::vector<std::string_view>& ProducesClusterVersion() {
+  static const std::vector<std::string_view> kTypes = {kTextPlain, kTextXml, kJson};
+  return kTypes;
+}
+// ... and rows, cells and scanners answer XML first, and a single value as octet-stream.
+inline const std::vector<std::string_view>& ProducesCells() {
+  static const std::vector<std::string_view> kTypes = {kTextXml, kJson, kProtobuf, kProtobufAlias,
+                                                       kOctetStream};
+  return kTypes;
+}
 
-// HBase's (Jersey's) choice of response type for an Accept header: the client's types by
-// quality, then specificity (a/b before a/* before */*), then the client's order; for each,
-// the first type of `produces` it admits. An absent Accept admits everything. nullopt: 406.
-std::optional<std::string> Negotiate(std::string_view accept, const Produces& produces);
-
-// The representation of a media type (parameters and case ignored); nullopt for one HBase does
-// not read or write.
+// The representation a media type names (case-insensitive, parameters ignored); nullopt for
+// anything else. For a request's Content-Type.
 std::optional<Representation> RepresentationOf(std::string_view media_type);
 
-// Bodies of each model in a representation the resource produces (Negotiate chose it).
-std::string Encode(Representation rep, const VersionModel& model);
-std::string Encode(Representation rep, const StorageClusterVersionModel& model);
-std::string Encode(Representation rep, const StorageClusterStatusModel& model);
-std::string Encode(Representation rep, const TableListModel& model);
-std::string Encode(Representation rep, const TableSchemaModel& model);
-std::string Encode(Representation rep, const TableInfoModel& model);
-std::string Encode(Representation rep, const NamespacesModel& model);
-std::string Encode(Representation rep, const NamespacesInstanceModel& model);
-std::string Encode(Representation rep, const CellSetModel& model);
+struct Negotiated {
+  Representation representation;
+  // The Content-Type to answer with: the produced type, followed by the parameters (other than
+  // q) of the Accept entry that named it exactly ("application/json;charset=utf-8"), as Jersey
+  // echoes them.
+  std::string content_type;
+};
 
-// Request bodies: XML, JSON or protobuf (the caller has answered 415 for other types).
-BodyStatus Decode(Representation rep, std::string_view body, CellSetModel* out);
-BodyStatus Decode(Representation rep, std::string_view body, TableSchemaModel* out);
-BodyStatus Decode(Representation rep, std::string_view body, NamespacesInstanceModel* out);
-BodyStatus Decode(Representation rep, std::string_view body, ScannerModel* out);
+// Jersey's choice among `produces` for an Accept header, as HBase 2.6.1's gateway makes it:
+// entries ordered by q (highest first; q=0 is not refused, only last), then by specificity
+// (type/subtype, type/*, */*), then as the client listed them; the first entry matching a
+// produced type picks the first such type. An empty header is "*/*". nullopt: nothing matches
+// (HBase answers 406).
+std::optional<Negotiated> NegotiateAccept(std::string_view accept,
+                                          const std::vector<std::string_view>& produces);
 
 }  // namespace hbemu::server::rest

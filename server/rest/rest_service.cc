@@ -89,16 +89,21 @@ HttpResponse FromStatus(const storage::Status& status) {
   return Plain(500, detail);
 }
 
-bool ChooseResponse(const HttpRequest& request, const Produces& produces, std::string* type,
-                    Representation* rep, HttpResponse* refusal) {
-  auto chosen = Negotiate(request.Header("Accept"), produces);
+bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_view>& produces,
+                    std::string* type, Representation* rep, HttpResponse* refusal) {
+  auto chosen = NegotiateAccept(request.Header("Accept"), produces);
   if (!chosen) {
     *refusal = NotAcceptable();
     return false;
   }
-  *type = *chosen;
-  *rep = *RepresentationOf(*chosen);
+  *type = chosen->content_type;
+  *rep = chosen->representation;
   return true;
+}
+
+const std::vector<std::string_view>& CellSetTypes() {
+  static const std::vector<std::string_view> types = {kTextXml, kJson, kProtobuf, kProtobufAlias};
+  return types;
 }
 
 bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse* refusal) {

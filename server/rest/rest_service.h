@@ -6,6 +6,7 @@
 
 #include "server/net/http_server.h"
 #include "server/rest/models.h"
+#include "server/rest/bodies.h"
 #include "server/rest/representation.h"
 #include "server/rest/router.h"
 #include "server/rest/row_spec.h"
@@ -88,8 +89,11 @@ HttpResponse FromStatus(const storage::Status& status);
 HttpResponse Ok(std::string content_type, std::string body);
 
 // Negotiates the response type; false with *refusal set to 406.
-bool ChooseResponse(const HttpRequest& request, const Produces& produces, std::string* type,
+bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_view>& produces, std::string* type,
                     Representation* rep, HttpResponse* refusal);
+// What a CellSet answer can be (multiget, the stateless scan): ProducesCells without the
+// single-value octet-stream.
+const std::vector<std::string_view>& CellSetTypes();
 // The representation of the request body; false with *refusal set to 415 (what Jersey answers
 // for a type the resource does not consume).
 bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse* refusal);

@@ -15,14 +15,6 @@ namespace {
 
 using storage::Status;
 
-constexpr const char* kOctetStream = "application/octet-stream";
-
-const Produces& RowTypes() {
-  static const Produces types = {"text/xml", "application/json", "application/x-protobuf",
-                                 "application/protobuf", kOctetStream};
-  return types;
-}
-
 storage::ReadSpec ReadSpecOf(const RowSpec& spec) {
   storage::ReadSpec read;
   for (const std::string& column : spec.columns) {
@@ -87,15 +79,16 @@ HttpResponse RestService::Row(const HttpRequest& request, const Route& route) {
 }
 
 HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route) {
-  auto chosen = Negotiate(request.Header("Accept"), RowTypes());
-  if (!chosen) return NotAcceptable();
+  auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
+  if (!negotiated) return NotAcceptable();
+  const std::string* chosen = &negotiated->content_type;
   RowSpec spec;
   std::string error;
   if (!ParseRowSpec(route, request.Header("Encoding") == "b64", &spec, &error)) {
     return BadRequest(error + "\r\n");
   }
   const storage::ReadSpec read = ReadSpecOf(spec);
-  if (*chosen == kOctetStream) {
+  if (negotiated->representation == Representation::kOctetStream) {
     // One value: the newest cell of the one column named.
     std::string family;
     std::string qualifier;
@@ -107,11 +100,11 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
     Status s = store_->Get(route.table, spec.row, read, &result);
     if (!s.ok()) return FromStatus(s);
     if (result.cells.empty()) return NotFound();
-    HttpResponse response = Ok(kOctetStream, result.cells.front().value);
+    HttpResponse response = Ok(std::string(kOctetStream), result.cells.front().value);
     response.headers.emplace_back("X-Timestamp", std::to_string(result.cells.front().timestamp));
     return response;
   }
-  const Representation rep = *RepresentationOf(*chosen);
+  const Representation rep = negotiated->representation;
   CellSetModel cells;
   if (spec.prefix) {
     storage::ScanSpec scan;
@@ -322,7 +315,7 @@ HttpResponse RestService::Multiget(const HttpRequest& request, const Route& rout
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, CellTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
   storage::ReadSpec read;
   if (const std::string* versions = route.Param("v")) {
     int64_t v = 0;

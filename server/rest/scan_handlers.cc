@@ -40,7 +40,7 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   std::string type;
   Representation rep;
   HttpResponse refusal;
-  if (!ChooseResponse(request, CellTypes(), &type, &rep, &refusal)) return refusal;
+  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
   std::string prefix;
   std::string_view raw = route.row_spec;
   raw.remove_suffix(1);  // the '*'

@@ -16,6 +16,15 @@ TEST(ModelJsonTest, CellSetMatchesTheGateway) {
             R"({"column":"Y2Y6Yg==","timestamp":1795958651628,"$":"PD4mIic="}]}]})");
 }
 
+// A scanner's batch from the gateway: several rows, an empty value as "".
+TEST(ModelJsonTest, MultiRowCellSetWithAnEmptyValueMatchesTheGateway) {
+  CellSetModel model{{RowModel{"r1", {CellModel{"cf:a", 1795958700378, ""}}},
+                      RowModel{"r2", {CellModel{"f2:q", 1795958652045, "raw<v>"}}}}};
+  EXPECT_EQ(EncodeCellSetJson(model),
+            R"({"Row":[{"key":"cjE=","Cell":[{"column":"Y2Y6YQ==","timestamp":1795958700378,"$":""}]},)"
+            R"({"key":"cjI=","Cell":[{"column":"ZjI6cQ==","timestamp":1795958652045,"$":"cmF3PHY+"}]}]})");
+}
+
 TEST(ModelJsonTest, TableListMatchesTheGateway) {
   EXPECT_EQ(EncodeTableListJson(sample::Tables()),
             R"({"table":[{"name":"rd1"},{"name":"rmT"},{"name":"sb_probe1"}]})");
@@ -72,6 +81,13 @@ TEST(ModelJsonTest, NamespacesMatchTheGateway) {
   EXPECT_EQ(EncodeNamespacesInstanceJson(sample::NamespaceRmns()),
             R"({"properties":{"a":"1","b":"2"}})");
   EXPECT_EQ(EncodeNamespacesInstanceJson({"default", {}}), R"({"properties":null})");
+}
+
+TEST(ModelJsonTest, EscapingMatchesTheGateway) {
+  // The gateway's answer for a namespace property holding <&"\n\u00e9\x01/>' .
+  EXPECT_EQ(EncodeNamespacesInstanceJson({"rmesc", {{"k", "<&\"\n\xc3\xa9\x01/>'"}}}),
+            "{\"properties\":{\"k\":\"<&\\\"\\n\xc3\xa9\\u0001/>'\"}}");
+  EXPECT_EQ(EncodeTableListJson({}), R"({"table":[]})");
 }
 
 TEST(ModelJsonTest, ControlCharactersAreEscapedWithUpperCaseHex) {
@@ -162,12 +178,26 @@ TEST(ModelJsonTest, SchemaBodyKeepsUnknownKeysAsAttributes) {
   EXPECT_EQ(*FindAttribute(schema.columns[0].attrs, "VERSIONS"), "3");
 }
 
+// The gateway creates these tables (201): any JSON value is an attribute, kept as Java prints
+// it; a ColumnSchema that is no list is its 500.
+TEST(ModelJsonTest, SchemaAttributesTakeAnyJsonValue) {
+  TableSchemaModel schema;
+  ASSERT_TRUE(DecodeTableSchemaJson(
+                  R"({"name":"rmJ","foo":{"b":[true,"x"],"a":1},"ColumnSchema":[{"name":"cf","IN_MEMORY":true}]})",
+                  &schema)
+                  .ok());
+  EXPECT_EQ(schema.attrs, (AttributeList{{"foo", "{b=[true, x], a=1}"}}));
+  EXPECT_EQ(schema.columns[0].attrs, (AttributeList{{"IN_MEMORY", "true"}}));
+  EXPECT_EQ(DecodeTableSchemaJson(R"({"name":"rmJ3","ColumnSchema":{"name":"cf"}})", &schema).http_status(), 500);
+}
+
 TEST(ModelJsonTest, NamespacePropertiesBody) {
   NamespacesInstanceModel ns;
   ns.namespace_name = "x";
   ASSERT_TRUE(DecodeNamespacesInstanceJson(R"({"properties":{"b":"2","a":"1"}})", &ns).ok());
   EXPECT_EQ(ns.namespace_name, "x");
-  ASSERT_EQ(ns.properties.size(), 2u);
+  // Document order kept; the door sorts when HBase does.
+  EXPECT_EQ(ns.properties, (std::vector<std::pair<std::string, std::string>>{{"b", "2"}, {"a", "1"}}));
   // The gateway answers 500 to {"Properties": ...} (the key is lower-case).
   EXPECT_EQ(DecodeNamespacesInstanceJson(R"({"Properties":{"b":"2"}})", &ns).http_status(), 500);
 }
@@ -204,9 +234,21 @@ TEST(ModelJsonTest, ScannerDefaultsAreHBases) {
   EXPECT_FALSE(scanner.filter.has_value());
 }
 
-// The gateway answers 500 to an unknown scanner property and to a batch that is no number.
+// The gateway accepts (201) a fractional batch and a boolean written as a string.
+TEST(ModelJsonTest, ScannerBodyCoercesLikeJackson) {
+  ScannerModel scanner;
+  ASSERT_TRUE(DecodeScannerJson(R"({"batch":1.5,"cacheBlocks":"false","caching":"7"})", &scanner).ok());
+  EXPECT_EQ(scanner.batch, 1);
+  EXPECT_FALSE(scanner.cache_blocks);
+  EXPECT_EQ(scanner.caching, 7);
+}
+
+// The gateway answers 500 to an unknown scanner property, a batch that is no number, a
+// column list given as one string and a filter given as an object.
 TEST(ModelJsonTest, ScannerBodyErrors) {
   ScannerModel scanner;
+  EXPECT_EQ(DecodeScannerJson(R"({"column":"Y2Y="})", &scanner).http_status(), 500);
+  EXPECT_EQ(DecodeScannerJson(R"({"filter":{"type":"KeyOnlyFilter"}})", &scanner).http_status(), 500);
   EXPECT_EQ(DecodeScannerJson(R"({"batch":10,"bogus":1})", &scanner).http_status(), 500);
   EXPECT_EQ(DecodeScannerJson(R"({"batch":"abc"})", &scanner).http_status(), 500);
   EXPECT_EQ(DecodeScannerJson(R"({"batch":4294967296})", &scanner).http_status(), 500);

@@ -64,6 +64,15 @@ TEST(ModelProtobufTest, SchemaCopiesTtlVersionsAndCompressionLikeTheGateway) {
             "0720032a044e4f4e45");
 }
 
+// The gateway's answer for a table created with READONLY="true" ends with readOnly (field 5).
+TEST(ModelProtobufTest, ReadOnlyAttributeIsCopiedIntoItsField) {
+  TableSchemaModel schema{"t", {{"IS_META", "false"}, {"READONLY", "true"}}, {}};
+  EXPECT_EQ(Hex(EncodeTableSchemaProtobuf(schema)).substr(Hex(EncodeTableSchemaProtobuf(schema)).size() - 4), "2801");
+  TableSchemaModel decoded;
+  ASSERT_TRUE(DecodeTableSchemaProtobuf(EncodeTableSchemaProtobuf(schema), &decoded).ok());
+  EXPECT_EQ(decoded.attrs, schema.attrs);
+}
+
 TEST(ModelProtobufTest, RegionsMatchTheGateway) {
   EXPECT_EQ(Hex(EncodeTableInfoProtobuf(sample::RegionsRmT())),
             "0a03726d5412520a34726d542c2c313739353935383634363339382e3464666235653365313436373935363536"
@@ -164,6 +173,31 @@ TEST(ModelProtobufTest, NamespaceAndScannerBodies) {
   EXPECT_EQ(scanner.filter, std::string("{}"));
   EXPECT_FALSE(scanner.cache_blocks);
   EXPECT_EQ(scanner.caching, -1);
+}
+
+TEST(ModelProtobufTest, ScannerRoundTrips) {
+  ScannerModel scanner;
+  scanner.start_row = "r1";
+  scanner.columns = {"cf:a", "f2"};
+  scanner.batch = 7;
+  scanner.caching = 3;
+  scanner.start_time = 5;
+  scanner.filter = R"({"type":"KeyOnlyFilter"})";
+  scanner.labels = {"secret"};
+  scanner.cache_blocks = false;
+  ScannerModel decoded;
+  ASSERT_TRUE(DecodeScannerProtobuf(EncodeScannerProtobuf(scanner), &decoded).ok());
+  EXPECT_EQ(decoded.start_row, "r1");
+  EXPECT_EQ(decoded.end_row, "");
+  EXPECT_EQ(decoded.columns, scanner.columns);
+  EXPECT_EQ(decoded.batch, 7);
+  EXPECT_EQ(decoded.caching, 3);
+  EXPECT_EQ(decoded.start_time, 5);
+  EXPECT_EQ(decoded.end_time, INT64_MAX);
+  EXPECT_EQ(decoded.max_versions, INT32_MAX);
+  EXPECT_EQ(decoded.filter, scanner.filter);
+  EXPECT_EQ(decoded.labels, scanner.labels);
+  EXPECT_FALSE(decoded.cache_blocks);
 }
 
 }  // namespace

@@ -26,6 +26,10 @@ TEST(ModelTextTest, ListsHaveOneNamePerLine) {
 TEST(ModelTextTest, NamespaceInstanceMatchesTheGateway) {
   EXPECT_EQ(EncodeNamespacesInstanceText(sample::NamespaceRmns()), "{NAME => 'rmns', a => '1', b => '2'}");
   EXPECT_EQ(EncodeNamespacesInstanceText({"default", {}}), "{NAME => 'default'}");
+  // Nothing is escaped.
+  EXPECT_EQ(EncodeNamespacesInstanceText({"rmesc", {{"k", "<&\"\n\xc3\xa9\x01/>'"}}}),
+            "{NAME => 'rmesc', k => '<&\"\n\xc3\xa9\x01/>''}");
+  EXPECT_EQ(EncodeTableListText({}), "");
 }
 
 TEST(ModelTextTest, SchemaMatchesTheGateway) {

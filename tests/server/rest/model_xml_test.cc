@@ -18,6 +18,21 @@ TEST(ModelXmlTest, CellSetMatchesTheGateway) {
                     R"(<Cell column="Y2Y6Yg==" timestamp="1795958651628">PD4mIic=</Cell></Row></CellSet>)");
 }
 
+// GET /rmT/multiget?row=r1&row=r2: an empty value is an empty element, not a self-closed one.
+TEST(ModelXmlTest, MultiRowCellSetWithAnEmptyValueMatchesTheGateway) {
+  CellSetModel model{{RowModel{"r1", {CellModel{"cf:a", 1795958700378, ""},
+                                      CellModel{"cf:b", 1795958651628, "<>&\"'"}}},
+                      RowModel{"r2", {CellModel{"f2:q", 1795958652045, "raw<v>"}}}}};
+  EXPECT_EQ(EncodeCellSetXml(model),
+            kDecl + R"(<CellSet><Row key="cjE="><Cell column="Y2Y6YQ==" timestamp="1795958700378"></Cell>)"
+                    R"(<Cell column="Y2Y6Yg==" timestamp="1795958651628">PD4mIic=</Cell></Row><Row key="cjI=">)"
+                    R"(<Cell column="ZjI6cQ==" timestamp="1795958652045">cmF3PHY+</Cell></Row></CellSet>)");
+}
+
+TEST(ModelXmlTest, EmptyListsSelfCloseLikeTheGateway) {
+  EXPECT_EQ(EncodeTableListXml({}), kDecl + "<TableList/>");
+}
+
 TEST(ModelXmlTest, TableListMatchesTheGateway) {
   EXPECT_EQ(EncodeTableListXml(sample::Tables()),
             kDecl + R"(<TableList><table name="rd1"/><table name="rmT"/><table name="sb_probe1"/></TableList>)");
@@ -77,7 +92,11 @@ TEST(ModelXmlTest, MarkupInNamesIsEscaped) {
   EXPECT_EQ(EncodeTableListXml({{{"a&<\">"}}}),
             kDecl + R"(<TableList><table name="a&amp;&lt;&quot;&gt;"/></TableList>)");
   EXPECT_EQ(EncodeNamespacesXml({{"a&<\">"}}),
-            kDecl + R"(<Namespaces><Namespace>a&amp;&lt;"&gt;</Namespace></Namespaces>)");
+            kDecl + R"(<Namespaces><Namespace>a&amp;&lt;&quot;&gt;</Namespace></Namespaces>)");
+  // The gateway's answer for a namespace property holding <&"\n\u00e9\x01/>' .
+  EXPECT_EQ(EncodeNamespacesInstanceXml({"rmesc", {{"k", "<&\"\n\xc3\xa9\x01/>'"}}}),
+            kDecl + "<NamespaceProperties><properties><entry><key>k</key><value>"
+                    "&lt;&amp;&quot;\n\xc3\xa9\x01/&gt;'</value></entry></properties></NamespaceProperties>");
 }
 
 // ----------------------------------------------------------------------------- request bodies
@@ -90,6 +109,19 @@ TEST(ModelXmlTest, CellSetRoundTrips) {
   ASSERT_EQ(decoded.rows[0].cells.size(), 2u);
   EXPECT_EQ(decoded.rows[0].cells[0].timestamp, 1000);
   EXPECT_EQ(decoded.rows[0].cells[1].value, "<>&\"'");
+}
+
+TEST(ModelXmlTest, PrettyPrintedBodiesDecode) {
+  CellSetModel decoded;
+  ASSERT_TRUE(DecodeCellSetXml("<?xml version=\"1.0\"?>\n<CellSet>\n  <!-- one row -->\n  <Row key=\"cjE=\">\n"
+                               "    <Cell column=\"Y2Y6YQ==\" timestamp=\"5\">\n      dmFsdWUx\n    </Cell>\n"
+                               "  </Row>\n</CellSet>\n",
+                               &decoded)
+                  .ok());
+  ASSERT_EQ(decoded.rows.size(), 1u);
+  ASSERT_EQ(decoded.rows[0].cells.size(), 1u);
+  EXPECT_EQ(decoded.rows[0].cells[0].value, "value1");
+  EXPECT_EQ(decoded.rows[0].cells[0].timestamp, 5);
 }
 
 // The real gateway accepts these (200): JAXB ignores what it does not know and reads base64
@@ -136,6 +168,26 @@ TEST(ModelXmlTest, DeepAndHugeBodiesAreRefusedBeforeParsing) {
   s = DecodeCellSetXml(many, &decoded, bounds);
   EXPECT_EQ(s.http_status(), 400);
   EXPECT_NE(s.message().find("more elements"), std::string::npos) << s.message();
+}
+
+TEST(ModelXmlTest, ShapeCheckReadsQuotedAttributeValues) {
+  // '>' inside attribute values does not end the tag: a hundred self-closed columns stay flat.
+  std::string body = R"(<TableSchema name="t">)";
+  for (int i = 0; i < 100; ++i) body += R"(<ColumnSchema name="f)" + std::to_string(i) + R"(" X="a>b"/>)";
+  body += "</TableSchema>";
+  TableSchemaModel schema;
+  ASSERT_TRUE(DecodeTableSchemaXml(body, &schema).ok());
+  ASSERT_EQ(schema.columns.size(), 100u);
+  EXPECT_EQ(schema.columns[99].attrs, (AttributeList{{"X", "a>b"}}));
+}
+
+TEST(ModelXmlTest, UnterminatedTagsAreOnePassNotQuadratic) {
+  // Four million '<' with no '>': the shape check must not rescan the rest for each one.
+  const std::string body(4 << 20, '<');
+  CellSetModel decoded;
+  BodyStatus s = DecodeCellSetXml(body, &decoded);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.http_status(), 400);
 }
 
 TEST(ModelXmlTest, SchemaBodyKeepsEveryAttribute) {

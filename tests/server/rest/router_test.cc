@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "server/rest/representation.h"
 #include "server/rest/row_spec.h"
 
 namespace hbemu::server::rest {
@@ -82,30 +81,6 @@ TEST(RestRowSpecTest, TimeRangeAndSuffixGlobAndBase64Keys) {
   RowSpec bad;
   EXPECT_FALSE(ParseRowSpec(ParseTarget("/t/r/f/notanumber"), false, &bad, &error));
   EXPECT_FALSE(ParseRowSpec(ParseTarget("/t/r?v=0"), false, &bad, &error));
-}
-
-// Answers measured on HBase 2.6.1's gateway.
-TEST(RestNegotiationTest, AbsentOrWildcardAcceptTakesTheResourcesFirstType) {
-  EXPECT_EQ(Negotiate("", MetadataTypes()), "text/plain");
-  EXPECT_EQ(Negotiate("*/*", MetadataTypes()), "text/plain");
-  EXPECT_EQ(Negotiate("*/*", CellTypes()), "text/xml");
-  EXPECT_EQ(Negotiate("application/*", MetadataTypes()), "application/json");
-  EXPECT_EQ(Negotiate("text/*", CellTypes()), "text/xml");
-}
-
-TEST(RestNegotiationTest, QualityThenClientOrderDecide) {
-  EXPECT_EQ(Negotiate("application/json;q=0.5, text/xml", MetadataTypes()), "text/xml");
-  EXPECT_EQ(Negotiate("application/json, text/xml", MetadataTypes()), "application/json");
-  EXPECT_EQ(Negotiate("text/xml, application/json", MetadataTypes()), "text/xml");
-  EXPECT_EQ(Negotiate("text/plain, application/json", CellTypes()), "application/json");
-  EXPECT_EQ(Negotiate("application/protobuf", MetadataTypes()), "application/protobuf");
-}
-
-TEST(RestNegotiationTest, TypesTheResourceCannotProduceAreNotAcceptable) {
-  EXPECT_EQ(Negotiate("application/xml", MetadataTypes()), std::nullopt);
-  EXPECT_EQ(Negotiate("text/html", MetadataTypes()), std::nullopt);
-  EXPECT_EQ(Negotiate("text/plain", CellTypes()), std::nullopt);
-  EXPECT_EQ(Negotiate("text/xml;q=0", CellTypes()), std::nullopt);
 }
 
 }  // namespace
