@@ -3,6 +3,8 @@
 #include <utility>
 
 #include "server/gateway/java_exceptions.h"
+#include "server/rest/rest_scanners.h"
+#include "storage/limits.h"
 #include "storage/store.h"
 
 namespace hbemu::server::rest {
@@ -118,7 +120,12 @@ bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse
 
 RestService::RestService(storage::Store* store, RestServiceOptions options)
     : store_(store),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      scanners_(std::make_unique<RestScanners>(
+          store->clock(), options_.scanner_timeout_ms,
+          static_cast<size_t>(CurrentLimits().open_scanners))) {}
+
+size_t RestService::open_scanners() const { return scanners_->size(); }
 
 RestService::~RestService() = default;
 
@@ -157,7 +164,10 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
     case Endpoint::kTableScan:
       return read_only([&] { return TableScan(request, route); });
     case Endpoint::kScanners:
+      if (method != "PUT" && method != "POST") return MethodNotAllowed("OPTIONS,POST,PUT");
+      return OpenScanner(request, route);
     case Endpoint::kScanner:
+      return Scanner(request, route);
     case Endpoint::kUnknown:
       break;
   }

@@ -19,11 +19,16 @@ class Store;
 
 namespace hbemu::server::rest {
 
+class RestScanners;
+
 struct RestServiceOptions {
   std::string server_name = "localhost";  // the "region server" of /status/cluster, /T/regions
   uint16_t server_port = 16020;            // ... and its port
   int64_t start_code = 0;
   std::string emulator_version;            // shown in /version's JVM field
+  // A scanner idle this long is gone (410): HBase's scanner lease,
+  // hbase.client.scanner.timeout.period.
+  int64_t scanner_timeout_ms = 60000;
 };
 
 // HBase 2.6.1's REST resources over the store: each request is translated into store calls
@@ -39,6 +44,9 @@ class RestService {
   // `route` is ParseTarget(request.target). The request has passed the door's checks (Host,
   // web pages).
   HttpResponse Handle(const HttpRequest& request, const Route& route);
+
+  // Scanners open now.
+  size_t open_scanners() const;
 
  private:
   // metadata_handlers.cc
@@ -66,9 +74,13 @@ class RestService {
   static void AppendDeletes(const RowSpec& spec, storage::RowMutation* mutation);
   // scan_handlers.cc
   HttpResponse TableScan(const HttpRequest& request, const Route& route);
+  // scanner_handlers.cc
+  HttpResponse OpenScanner(const HttpRequest& request, const Route& route);
+  HttpResponse Scanner(const HttpRequest& request, const Route& route);
 
   storage::Store* const store_;
   const RestServiceOptions options_;
+  std::unique_ptr<RestScanners> scanners_;
 };
 
 // ---- Answers shared by the handlers (rest_service.cc).

@@ -315,6 +315,57 @@ TEST_F(RestServiceTest, StatelessScanAnswersEmptySetsAndFailsLikeHBase) {
   EXPECT_EQ(Call("GET", "/t/*?limit=x", {kAcceptJson}).status, 400);
 }
 
+std::string ScannerPath(const HttpResponse& created) {
+  for (const auto& [key, value] : created.headers) {
+    if (key == "Location") return value.substr(std::string("http://localhost:8080").size());
+  }
+  return "";
+}
+
+TEST_F(RestServiceTest, ScannerIsCreatedFetchedInBatchesOfCellsAndEndsWith204) {
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
+  ASSERT_EQ(Call("PUT", "/t/b", {kJsonBody}, JsonCell("b", "f:x", "2")).status, 200);
+  ASSERT_EQ(Call("PUT", "/t/b", {kJsonBody}, JsonCell("b", "f:y", "3")).status, 200);
+  HttpResponse created =
+      Call("PUT", "/t/scanner", {{"Content-Type", "text/xml"}}, "<Scanner batch=\"2\"/>");
+  ASSERT_EQ(created.status, 201);
+  const std::string path = ScannerPath(created);
+  ASSERT_EQ(path.rfind("/t/scanner/", 0), 0u) << path;
+  // Two cells: row a's and the first of row b's.
+  HttpResponse first = Call("GET", path, {kAcceptJson});
+  EXPECT_EQ(first.status, 200);
+  EXPECT_NE(first.body.find(Base64Encode("a")), std::string::npos);
+  EXPECT_NE(first.body.find(Base64Encode("f:x")), std::string::npos);
+  EXPECT_EQ(first.body.find(Base64Encode("f:y")), std::string::npos) << first.body;
+  HttpResponse second = Call("GET", path + "?n=1", {kAcceptJson});
+  EXPECT_NE(second.body.find(Base64Encode("f:y")), std::string::npos) << second.body;
+  EXPECT_EQ(Call("GET", path, {kAcceptJson}).status, 204);
+  EXPECT_EQ(Call("DELETE", path).status, 200);
+  EXPECT_EQ(Call("GET", path).status, 404);
+  EXPECT_EQ(Call("DELETE", path).status, 404);
+}
+
+TEST_F(RestServiceTest, IdleScannerIsGoneWith410) {
+  CreateTable("t");
+  HttpResponse created = Call("POST", "/t/scanner", {kJsonBody}, "{}");
+  ASSERT_EQ(created.status, 201);
+  clock_.Advance(60001);
+  EXPECT_EQ(Call("GET", ScannerPath(created)).status, 410);
+}
+
+TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsCoordinates) {
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
+  HttpResponse created = Call("PUT", "/t/scanner", {kJsonBody}, "{}");
+  HttpResponse value =
+      Call("GET", ScannerPath(created), {{"Accept", "application/octet-stream"}});
+  EXPECT_EQ(value.status, 200);
+  EXPECT_EQ(value.body, "1");
+  EXPECT_EQ(HeaderOf(value, "X-Row"), "a");
+  EXPECT_EQ(HeaderOf(value, "X-Column"), "f:x");
+}
+
 TEST_F(RestServiceTest, Base64EncodingHeaderDecodesTheRowKeyInThePath) {
   CreateTable("t");
   ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, JsonCell("r1", "f:a", "v")).status, 200);
