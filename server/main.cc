@@ -24,9 +24,12 @@
 #include "server/control/control_routes.h"
 #include "server/control/control_state.h"
 #include "server/control/register.h"
+#include "server/gateway/rest_counters.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/thrift_server.h"
 #include "server/options.h"
+#include "server/rest/rest_server.h"
+#include "server/rest/rest_service.h"
 #include "server/thrift1/hbase_handler.h"
 #include "server/thrift1/hbase_processor.h"
 #include "server/thrift2/thbase_handler.h"
@@ -193,6 +196,33 @@ int main(int argc, char** argv) {
     }
   }
 
+  // HBase's REST gateway over the same store. Its default port (8080) is a common one: when
+  // it was not asked for and is taken, the server runs without REST rather than not at all.
+  std::unique_ptr<server::RestCounters> rest_counters;
+  std::unique_ptr<server::rest::RestService> rest_service;
+  std::unique_ptr<server::rest::RestServer> rest_server;
+  if (options.rest_enabled) {
+    rest_counters = server::rest::MakeRestCounters();
+    server::rest::RestServiceOptions rest_options;
+    rest_options.server_name = host_name;
+    rest_options.server_port = 16020;
+    rest_options.start_code = store->clock()->NowMillis();
+    rest_options.emulator_version = kProjectVersion;
+    rest_service = std::make_unique<server::rest::RestService>(store.get(), rest_options);
+    rest_server = std::make_unique<server::rest::RestServer>(
+        options.rest_bind_address, options.rest_port, rest_service.get(), rest_counters.get(),
+        options.allowed_hosts);
+    if (!rest_server->Start(&error)) {
+      if (options.rest_port_given) {
+        LOG(ERROR) << "[main] cannot serve REST: " << error;
+        return 1;
+      }
+      LOG(WARNING) << "[main] no REST gateway: " << error
+                   << " (give --rest-port N for another port, or --no-rest)";
+      rest_server.reset();
+    }
+  }
+
   if (!options.init_scripts.empty()) {
     // The scripts talk to this server's own ports as any client would, so what they create is
     // exactly what a client's create would make.
@@ -246,6 +276,7 @@ int main(int argc, char** argv) {
       };
     }
     // The admin server is made below, after the console it serves; /metrics reads it once both are.
+    sources.rest_counters = rest_counters.get();
     sources.admin_refused_connections = [&admin_server] {
       return admin_server ? admin_server->refused_connections() : 0;
     };
@@ -295,6 +326,9 @@ int main(int argc, char** argv) {
   if (admin_server) {
     std::cout << " admin=" << server::HostPort(options.admin_bind_address, admin_server->port());
   }
+  if (rest_server) {
+    std::cout << " rest=" << server::HostPort(options.rest_bind_address, rest_server->port());
+  }
   std::cout << std::endl;
 
   int signal_number = 0;
@@ -308,6 +342,9 @@ int main(int argc, char** argv) {
   if (admin_server) admin_server->Stop();
   admin_server.reset();
   console.reset();
+  if (rest_server) rest_server->Stop();
+  rest_server.reset();
+  rest_service.reset();
   // In-flight calls finish and reply first.
   if (thrift2_server) thrift2_server->Stop();
   thrift_server->Stop();

@@ -59,6 +59,10 @@ std::string ServerUsage() {
       "      --thrift2-port N      Thrift2 (THBaseService) port (default 9091, or a free port\n"
       "                            when --port is 0; 0 picks a free port)\n"
       "      --no-thrift2          serve Thrift1 only\n"
+      "      --rest-port N         REST gateway (HBase's Stargate) port (default 8080, or a free\n"
+      "                            port when --port is 0; 0 picks a free port)\n"
+      "      --rest-bind ADDR      REST gateway address (default: the --bind address)\n"
+      "      --no-rest             no REST gateway\n"
       "      --admin-port N        admin console and /metrics over HTTP (default 9095, or a\n"
       "                            free port when --port is 0; 0 picks a free port)\n"
       "      --admin-bind ADDR     admin console address (default: the --bind address when\n"
@@ -109,6 +113,7 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   *help = false;
   bool thrift2_port_given = false;
   bool admin_port_given = false;
+  bool rest_port_given = false;
   bool framed = false;
   bool compact = false;
   bool http = false;
@@ -154,6 +159,22 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
       thrift2_port_given = true;
     } else if (arg == "--no-thrift2") {
       options->thrift2_enabled = false;
+    } else if (arg == "--rest-port") {
+      if (!need_value(&v)) return false;
+      if (!ParseInt<uint16_t>(v, 0, 65535, &options->rest_port)) {
+        *error = "bad port: " + v;
+        return false;
+      }
+      rest_port_given = true;
+      options->rest_port_given = true;
+    } else if (arg == "--rest-bind") {
+      if (!need_value(&options->rest_bind_address)) return false;
+      if (options->rest_bind_address.empty()) {
+        *error = "--rest-bind needs an address";
+        return false;
+      }
+    } else if (arg == "--no-rest") {
+      options->rest_enabled = false;
     } else if (arg == "--admin-port") {
       if (!need_value(&v)) return false;
       if (!ParseInt<uint16_t>(v, 0, 65535, &options->admin_port)) {
@@ -250,6 +271,8 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   // with the next fixture (or a real HBase) on the same machine.
   if (options->thrift.port == 0 && !thrift2_port_given) options->thrift2_port = 0;
   if (options->thrift.port == 0 && !admin_port_given) options->admin_port = 0;
+  if (options->thrift.port == 0 && !rest_port_given) options->rest_port = 0;
+  if (options->rest_bind_address.empty()) options->rest_bind_address = options->thrift.bind_address;
   if (options->admin_bind_address.empty()) {
     const std::string& bind = options->thrift.bind_address;
     options->admin_bind_address = IsLoopbackAddress(bind)                  ? bind
@@ -276,6 +299,11 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   } else if (admin_exposed) {
     options->warnings.push_back("admin console on " + options->admin_bind_address + no_auth +
                                 "it can browse every stored cell");
+  }
+  if (options->rest_enabled && !IsLoopbackAddress(options->rest_bind_address) &&
+      options->rest_bind_address != options->thrift.bind_address) {
+    options->warnings.push_back("REST gateway on " + options->rest_bind_address + no_auth +
+                                "it can read and write every table");
   }
   if (options->health_check && (!options->admin_enabled || options->admin_port == 0)) {
     *error = "--health-check asks the admin port's /ready: it needs --admin-port N (default "

@@ -21,6 +21,13 @@ struct ServerOptions {
   bool admin_enabled = true;
   uint16_t admin_port = 9095;
   std::string admin_bind_address;
+  // HBase's REST gateway (Stargate), 8080 as HBase's hbase.rest.port. It reads and writes data
+  // as the Thrift ports do, so it listens on the --bind address unless --rest-bind says
+  // otherwise.
+  bool rest_enabled = true;
+  uint16_t rest_port = 8080;
+  std::string rest_bind_address;
+  bool rest_port_given = false;  // --rest-port was on the command line
   // --allowed-hosts: names a request's Host may carry on the admin port beyond localhost, IP
   // addresses and single-label names (server/net/browser_requests.h).
   std::vector<std::string> allowed_hosts;
@@ -51,7 +58,7 @@ struct ServerOptions {
 };
 
 // Parses argv (flags as in HBase's Thrift server where they overlap: --port/-p, --bind/-b,
-// --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --admin-port,
+// --framed/-f, --compact/-c, --readTimeout/-t; plus --thrift2-port, --no-thrift2, --rest-port, --rest-bind, --no-rest, --admin-port,
 // --admin-bind, --allowed-hosts, --no-admin, --http, --data-dir, --in-memory, --workers, --call-threads, --scanner-timeout-ms,
 // --max-message-mb, --limit, --limits, --init, --test-controls, --test-controls-remote, --version, --health-check).
 // Returns false with a message in *error for an unknown flag or a bad value; sets *help when

@@ -18,6 +18,7 @@ class Store;
 }
 
 namespace hbemu::server {
+class RestCounters;
 class ScannerRegistry;
 struct WireStats;
 }  // namespace hbemu::server
@@ -56,6 +57,8 @@ struct ConsoleSources {
   // Connections the admin port closed at accept (HttpServer::refused_connections), shown in
   // /metrics beside the Thrift ports'; unset: none shown.
   std::function<uint64_t()> admin_refused_connections;
+  // REST calls by endpoint, published by the REST door; null without one.
+  const RestCounters* rest_counters = nullptr;
   // What main alone knows for the configuration page (configuration.h).
   nlohmann::json configuration = nlohmann::json::object();
 };

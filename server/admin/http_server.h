@@ -28,9 +28,10 @@ using ControlHttpHandler = std::function<HttpReply(const std::string& method,
 // True for "/control" and every path under "/control/".
 bool IsControlTarget(const std::string& target);
 
-// A small HTTP/1.1 server (Boost.Beast) for the admin console, on one thread of its own so a
-// slow page never holds up a Thrift call. Requests are read with bounded headers
-// (Limits::admin_header_bytes) and bodies (admin_body_bytes); what Beast refuses is answered with 431, 413 or 400 before the handler sees
+// The admin console's HTTP server (the shared server/net/http_server.h), on one thread of its
+// own so a slow page never holds up a Thrift call. Requests are read with bounded headers
+// (Limits::admin_header_bytes) and bodies (admin_body_bytes); what Beast refuses is answered
+// with 431, 413 or 400 before the handler sees
 // it, and only GET and HEAD reach the handler (405 otherwise): the console never changes data.
 // The one exception is /control/, which only a control handler answers (404 without one); a
 // control request other than GET must be JSON and not from a foreign page (415, 403). A request

@@ -7,6 +7,7 @@
 #include "server/admin/console.h"
 #include "server/admin/format.h"
 #include "server/admin/process_stats.h"
+#include "server/gateway/rest_counters.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/limits.h"
 #include "server/net/wire_stats.h"
@@ -169,6 +170,15 @@ std::string Console::PrometheusText() const {
   if (sources_.admin_refused_connections) {
     w.Sample(p + "connections_refused_total", Label("service", "admin"),
              sources_.admin_refused_connections());
+  }
+  if (sources_.rest_counters) {
+    w.Family(p + "rest_requests_total", "counter",
+             "REST gateway requests, by endpoint and status class.");
+    for (const auto& sample : sources_.rest_counters->Snapshot()) {
+      w.Sample(p + "rest_requests_total",
+               Label("endpoint", sample.endpoint) + "," + Label("status", sample.status_class),
+               sample.calls);
+    }
   }
   w.Family(p + "scanners_open", "gauge", "Scanners open now.");
   for (const ServicePort& s : sources_.services) {

@@ -1,10 +1,9 @@
 #include "server/thrift2/descriptors.h"
 
-#include <cerrno>
-#include <cstdlib>
 #include <map>
 #include <utility>
 
+#include "server/gateway/family_attributes.h"
 #include "server/thrift2/convert.h"
 #include "storage/schema_names.h"
 
@@ -74,54 +73,6 @@ thrift2::TDataBlockEncoding::type EncodingEnum(const std::string& name) {
   return thrift2::TDataBlockEncoding::NONE;
 }
 
-const char* Bool(bool b) { return b ? "true" : "false"; }
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-Status ParseInt(const std::string& key, const std::string& text, int32_t* out) {
-  errno = 0;
-  char* end = nullptr;
-  const long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno != 0 || v < INT32_MIN || v > INT32_MAX) {
-    return Status::InvalidArgument("For input string: \"" + text + "\" (" + key + ")");
-  }
-  *out = static_cast<int32_t>(v);
-  return Status::OK();
-}
-
-// A family attribute HBase's ColumnFamilyDescriptorBuilder reads as a setting: applies it and
-// returns true; other keys stay as plain values.
-Status ApplyKnownAttribute(const std::string& key, const std::string& value,
-                           storage::FamilyDescriptor* f, bool* known) {
-  *known = true;
-  if (key == "VERSIONS") return ParseInt(key, value, &f->max_versions);
-  if (key == "MIN_VERSIONS") return ParseInt(key, value, &f->min_versions);
-  if (key == "TTL") return ParseInt(key, value, &f->ttl_seconds);
-  if (key == "BLOCKSIZE") return ParseInt(key, value, &f->block_size);
-  if (key == "REPLICATION_SCOPE") return ParseInt(key, value, &f->scope);
-  if (key == "DFS_REPLICATION") return ParseInt(key, value, &f->dfs_replication);
-  if (key == "BLOOMFILTER") f->bloom_filter = Upper(value);
-  else if (key == "COMPRESSION") f->compression = Upper(value);
-  else if (key == "DATA_BLOCK_ENCODING") f->data_block_encoding = Upper(value);
-  else if (key == "KEEP_DELETED_CELLS") {
-    const std::string v = Upper(value);
-    if (v == "TRUE") f->keep_deleted_cells = storage::KeepDeletedCells::kTrue;
-    else if (v == "TTL") f->keep_deleted_cells = storage::KeepDeletedCells::kTtl;
-    else f->keep_deleted_cells = storage::KeepDeletedCells::kFalse;
-  } else if (key == "BLOCKCACHE") f->block_cache_enabled = value == "true";
-  else if (key == "IN_MEMORY") f->in_memory = value == "true";
-  else if (key == "CACHE_BLOOMS_ON_WRITE") f->cache_blooms_on_write = value == "true";
-  else if (key == "CACHE_DATA_ON_WRITE") f->cache_data_on_write = value == "true";
-  else if (key == "CACHE_INDEX_ON_WRITE") f->cache_indexes_on_write = value == "true";
-  else if (key == "COMPRESS_TAGS") f->compress_tags = value == "true";
-  else if (key == "EVICT_BLOCKS_ON_CLOSE") f->evict_blocks_on_close = value == "true";
-  else *known = false;
-  return Status::OK();
-}
-
 }  // namespace
 
 Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
@@ -129,7 +80,7 @@ Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
   out->name = in.name;
   for (const auto& [key, value] : in.attributes) {
     bool known = false;
-    HBEMU_RETURN_IF_ERROR(ApplyKnownAttribute(key, value, out, &known));
+    HBEMU_RETURN_IF_ERROR(ApplyFamilyAttribute(key, value, out, &known));
     if (!known) out->values[key] = value;
   }
   out->configuration = in.configuration;
@@ -166,27 +117,8 @@ Status ToFamilyDescriptor(const thrift2::TColumnFamilyDescriptor& in,
 thrift2::TColumnFamilyDescriptor ToTColumnFamilyDescriptor(const storage::FamilyDescriptor& in) {
   thrift2::TColumnFamilyDescriptor out;
   out.__set_name(in.name);
-  std::map<std::string, std::string> attributes = {
-      {"VERSIONS", std::to_string(in.max_versions)},
-      {"MIN_VERSIONS", std::to_string(in.min_versions)},
-      {"TTL", std::to_string(in.ttl_seconds)},
-      {"KEEP_DELETED_CELLS", storage::KeepDeletedCellsName(in.keep_deleted_cells)},
-      {"BLOCKSIZE", std::to_string(in.block_size)},
-      {"BLOOMFILTER", in.bloom_filter},
-      {"COMPRESSION", in.compression},
-      {"DATA_BLOCK_ENCODING", in.data_block_encoding},
-      {"INDEX_BLOCK_ENCODING", "NONE"},
-      {"REPLICATION_SCOPE", std::to_string(in.scope)},
-      {"BLOCKCACHE", Bool(in.block_cache_enabled)},
-      {"IN_MEMORY", Bool(in.in_memory)},
-  };
-  if (in.cache_blooms_on_write) attributes["CACHE_BLOOMS_ON_WRITE"] = "true";
-  if (in.cache_data_on_write) attributes["CACHE_DATA_ON_WRITE"] = "true";
-  if (in.cache_indexes_on_write) attributes["CACHE_INDEX_ON_WRITE"] = "true";
-  if (!in.compress_tags) attributes["COMPRESS_TAGS"] = "false";
-  if (in.evict_blocks_on_close) attributes["EVICT_BLOCKS_ON_CLOSE"] = "true";
-  if (in.dfs_replication != 0) attributes["DFS_REPLICATION"] = std::to_string(in.dfs_replication);
-  for (const auto& [key, value] : in.values) attributes[key] = value;
+  std::map<std::string, std::string> attributes;
+  for (auto& [key, value] : FamilyAttributes(in)) attributes[key] = std::move(value);
   out.__set_attributes(std::move(attributes));
   if (!in.configuration.empty()) out.__set_configuration(in.configuration);
   out.__set_blockSize(in.block_size);

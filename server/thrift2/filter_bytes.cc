@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hbase_filter.pb.h"
+#include "server/gateway/filter_arguments.h"
 #include "storage/comparators.h"
 #include "storage/filters.h"
 
@@ -34,29 +35,20 @@ struct Failure {
   bool wrap = true;
 };
 
-// The argument forms the filter language's factories take (storage/filter_args.h): quoted
-// byte strings keep their surrounding quotes with nothing escaped inside, numbers are decimal,
-// booleans "true"/"false", operators as the language spells them.
-std::string Quoted(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size() + 2);
-  out.push_back('\'');
-  out.append(bytes);
-  out.push_back('\'');
-  return out;
-}
+using filter_arguments::Quoted;
 
-const char* BoolArg(bool b) { return b ? "true" : "false"; }
+const char* BoolArg(bool b) { return filter_arguments::Bool(b); }
 
 // The language has no spelling for NO_OP; it is refused (COMPATIBILITY.md).
 bool OperatorArg(pb::CompareType op, std::string* out) {
   switch (op) {
-    case pb::LESS: *out = "<"; return true;
-    case pb::LESS_OR_EQUAL: *out = "<="; return true;
-    case pb::EQUAL: *out = "="; return true;
-    case pb::NOT_EQUAL: *out = "!="; return true;
-    case pb::GREATER_OR_EQUAL: *out = ">="; return true;
-    case pb::GREATER: *out = ">"; return true;
+    case pb::LESS: return filter_arguments::OperatorSymbol(storage::CompareOp::kLess, out);
+    case pb::LESS_OR_EQUAL: return filter_arguments::OperatorSymbol(storage::CompareOp::kLessOrEqual, out);
+    case pb::EQUAL: return filter_arguments::OperatorSymbol(storage::CompareOp::kEqual, out);
+    case pb::NOT_EQUAL: return filter_arguments::OperatorSymbol(storage::CompareOp::kNotEqual, out);
+    case pb::GREATER_OR_EQUAL:
+      return filter_arguments::OperatorSymbol(storage::CompareOp::kGreaterOrEqual, out);
+    case pb::GREATER: return filter_arguments::OperatorSymbol(storage::CompareOp::kGreater, out);
     case pb::NO_OP: return false;
   }
   return false;

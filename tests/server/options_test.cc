@@ -287,3 +287,56 @@ TEST(ServerOptionsTest, LoopbackAddressesAreTheLoopbackNetAndLocalhost) {
 
 }  // namespace
 }  // namespace hbemu::server
+
+namespace hbemu::server {
+namespace {
+
+bool ParseRest(std::vector<std::string> args, ServerOptions* options, std::string* error) {
+  std::vector<std::string> argv_storage = {"hbase-emulator"};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& arg : argv_storage) argv.push_back(arg.data());
+  bool help = false;
+  return ParseServerOptions(static_cast<int>(argv.size()), argv.data(), options, &help, error);
+}
+
+TEST(ServerOptionsTest, RestPortDefaultsToHBases8080OnTheBindAddressAndCanBeTurnedOff) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(ParseRest({}, &options, &error)) << error;
+  EXPECT_TRUE(options.rest_enabled);
+  EXPECT_EQ(options.rest_port, 8080);
+  EXPECT_FALSE(options.rest_port_given);
+  EXPECT_EQ(options.rest_bind_address, "127.0.0.1");
+  ServerOptions off;
+  ASSERT_TRUE(ParseRest({"--no-rest"}, &off, &error)) << error;
+  EXPECT_FALSE(off.rest_enabled);
+  ServerOptions given;
+  ASSERT_TRUE(ParseRest({"--rest-port", "18080", "--rest-bind", "::1"}, &given, &error)) << error;
+  EXPECT_EQ(given.rest_port, 18080);
+  EXPECT_TRUE(given.rest_port_given);
+  EXPECT_EQ(given.rest_bind_address, "::1");
+  ServerOptions bad;
+  EXPECT_FALSE(ParseRest({"--rest-port", "70000"}, &bad, &error));
+}
+
+TEST(ServerOptionsTest, FreeThriftPortMeansAFreeRestPortUnlessOneIsGiven) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(ParseRest({"--port", "0"}, &options, &error)) << error;
+  EXPECT_EQ(options.rest_port, 0);
+  ServerOptions given;
+  ASSERT_TRUE(ParseRest({"--port", "0", "--rest-port=18081"}, &given, &error)) << error;
+  EXPECT_EQ(given.rest_port, 18081);
+}
+
+TEST(ServerOptionsTest, RestBindBeyondLoopbackAloneIsWarnedAbout) {
+  ServerOptions options;
+  std::string error;
+  ASSERT_TRUE(ParseRest({"--rest-bind", "0.0.0.0"}, &options, &error)) << error;
+  ASSERT_EQ(options.warnings.size(), 1u);
+  EXPECT_NE(options.warnings[0].find("REST gateway on 0.0.0.0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hbemu::server

@@ -1,4 +1,5 @@
 #include "server/admin/console.h"
+#include "server/gateway/rest_counters.h"
 
 #include <memory>
 #include <optional>
@@ -525,6 +526,30 @@ TEST(ConsoleMetricsTest, AdminPortsRefusedConnectionsAreCountedBesideTheThriftPo
   EXPECT_NE(text.find("hbase_emulator_connections_refused_total{service=\"admin\"} 7"),
             std::string::npos)
       << text;
+}
+
+TEST(ConsoleMetricsTest, RestCallsAreExportedByEndpointAndStatusClass) {
+  std::unique_ptr<storage::Store> store;
+  storage::StoreOptions options;
+  options.in_memory = true;
+  ASSERT_OK(storage::Store::Open(options, &store));
+  Metrics metrics;
+  RestCounters rest({"version", "row"});
+  rest.Record(1, 200);
+  rest.Record(1, 404);
+  rest.Record(1, 404);
+  ConsoleSources sources;
+  sources.store = store.get();
+  sources.metrics = &metrics;
+  sources.rest_counters = &rest;
+  Console console(sources);
+  const std::string text = console.Handle("GET", "/metrics").body;
+  EXPECT_NE(text.find("hbase_emulator_rest_requests_total{endpoint=\"row\",status=\"2xx\"} 1"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("hbase_emulator_rest_requests_total{endpoint=\"row\",status=\"4xx\"} 2"),
+            std::string::npos);
+  EXPECT_EQ(text.find("endpoint=\"version\""), std::string::npos);
 }
 
 TEST(ConsoleHelpersTest, ToStringBinaryEscapesLikeHBase) {

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <unordered_map>
+
+#include "storage/cell.h"
+#include "storage/clock.h"
+#include "storage/scanner.h"
+
+namespace hbemu::server::rest {
+
+// The gateway's open scanners (/T/scanner/ID). HBase's region scanner behind each has a lease
+// (hbase.client.scanner.timeout.period, 60 s): a scanner idle longer is gone, and a fetch of it
+// is answered 410. Past `max_open` open scanners the longest idle one is closed to make room,
+// so a client that never deletes its scanners cannot hold snapshots without bound. Expired ids
+// are remembered (as many as max_open) to tell "gone" (410) from "never there" (404).
+// Thread-safe; one fetch at a time per scanner.
+class RestScanners {
+ public:
+  struct Entry {
+    std::mutex mu;  // one fetch at a time
+    std::string table;
+    std::unique_ptr<storage::Scanner> scanner;
+    // Cells of a row read but not yet sent: a fetch may end inside a row.
+    std::deque<storage::RowResult> pending;
+    int32_t batch = 0;  // cells per fetch when the fetch does not say
+    bool exhausted = false;
+  };
+  enum class Lookup { kFound, kGone, kUnknown };
+
+  RestScanners(storage::Clock* clock, int64_t idle_timeout_ms, size_t max_open);
+
+  // Registers an open scanner; returns its id (milliseconds and random hex, as HBase's ids).
+  std::string Add(std::shared_ptr<Entry> entry);
+  // The entry of `id`, touching it; *lookup says why when null.
+  std::shared_ptr<Entry> Find(const std::string& id, Lookup* lookup);
+  // False when `id` is not open.
+  bool Remove(const std::string& id);
+  size_t size() const;
+
+ private:
+  struct Slot {
+    std::shared_ptr<Entry> entry;
+    int64_t last_used_ms;
+  };
+  void ExpireLocked(int64_t now_ms);
+  void ForgetLocked(const std::string& id);
+
+  storage::Clock* const clock_;
+  const int64_t idle_timeout_ms_;
+  const size_t max_open_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, Slot> open_;
+  std::deque<std::string> gone_order_;
+  std::unordered_map<std::string, bool> gone_;
+  std::mt19937 random_{std::random_device{}()};
+};
+
+}  // namespace hbemu::server::rest

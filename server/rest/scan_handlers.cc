@@ -1,0 +1,113 @@
+// The stateless scan: GET /T/PREFIX* with its query parameters, answered as one CellSet.
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "server/rest/rest_service.h"
+#include "server/rest/row_spec.h"
+#include "storage/filter_parser.h"
+#include "server/limits.h"
+#include "storage/store.h"
+
+namespace hbemu::server::rest {
+namespace {
+
+using storage::Status;
+
+bool ParseLong(const std::string& text, int64_t* out) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0' || errno != 0) return false;
+  *out = v;
+  return true;
+}
+
+// The query parameter `name` as a number, or `fallback` when absent; false when malformed.
+bool NumberParam(const Route& route, const char* name, int64_t fallback, int64_t* out) {
+  const std::string* value = route.Param(name);
+  if (value == nullptr) {
+    *out = fallback;
+    return true;
+  }
+  return ParseLong(*value, out);
+}
+
+}  // namespace
+
+HttpResponse RestService::TableScan(const HttpRequest& request, const Route& route) {
+  std::string type;
+  Representation rep;
+  HttpResponse refusal;
+  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  std::string prefix;
+  std::string_view raw = route.row_spec;
+  raw.remove_suffix(1);  // the '*'
+  if (!PercentDecode(raw, false, &prefix)) return BadRequest();
+
+  storage::ScanSpec scan;
+  int64_t start_time = 0;
+  int64_t end_time = INT64_MAX;
+  int64_t max_versions = 1;
+  int64_t batch = 0;
+  int64_t limit = 0;
+  if (!NumberParam(route, "starttime", 0, &start_time) ||
+      !NumberParam(route, "endtime", INT64_MAX, &end_time) ||
+      !NumberParam(route, "maxversions", 1, &max_versions) ||
+      !NumberParam(route, "batchsize", 0, &batch) || !NumberParam(route, "limit", 0, &limit) ||
+      max_versions < 1 || max_versions > INT32_MAX || batch < 0 || batch > INT32_MAX ||
+      limit < 0 || limit > INT32_MAX) {
+    return BadRequest();
+  }
+  scan.read.time_range = {start_time, end_time};
+  scan.read.max_versions = static_cast<int32_t>(max_versions);
+  scan.batch = static_cast<int32_t>(batch);
+  scan.limit = static_cast<int32_t>(limit);
+  if (const std::string* reversed = route.Param("reversed")) scan.reversed = *reversed == "true";
+  // The store starts (or, reversed, ends) a prefix scan at the prefix itself.
+  if (!prefix.empty()) scan.row_prefix = prefix;
+  if (const std::string* start = route.Param("startrow")) scan.start_row = *start;
+  if (const std::string* end = route.Param("endrow")) scan.stop_row = *end;
+  for (const std::string& column : route.Params("column")) {
+    std::string family;
+    std::string qualifier;
+    if (SplitColumn(column, &family, &qualifier)) {
+      scan.read.columns.AddColumn(family, qualifier);
+    } else {
+      scan.read.columns.AddFamily(family);
+    }
+  }
+  if (const std::string* filter = route.Param("filter")) {
+    // HBase's resource lets the parser's exception through: Jetty's 500.
+    if (!storage::ParseFilterString(*filter, &scan.read.filter).ok()) return Plain(500, "");
+  }
+  std::unique_ptr<storage::Scanner> scanner;
+  Status s = store_->OpenScanner(route.table, scan, &scanner);
+  // A missing table is a failure HBase's resource does not catch either.
+  if (s.code() == Status::Code::kTableNotFound) return Plain(500, "");
+  if (!s.ok()) return FromStatus(s);
+  CellSetModel cells;
+  const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
+  size_t bytes = 0;
+  while (true) {
+    std::vector<storage::RowResult> rows;
+    s = scanner->Next(100, &rows);
+    if (!s.ok()) return FromStatus(s);
+    if (rows.empty()) break;
+    for (const auto& row : rows) {
+      RowModel model;
+      model.key = row.row;
+      bytes += row.row.size();
+      for (const storage::Cell& cell : row.cells) {
+        bytes += cell.family.size() + cell.qualifier.size() + cell.value.size() + 16;
+        model.cells.push_back({cell.family + ":" + cell.qualifier, cell.timestamp, cell.value});
+      }
+      if (bytes > budget) return Unavailable("the rows found exceed result_bytes\r\n");
+      cells.rows.push_back(std::move(model));
+    }
+  }
+  return Ok(type, Encode(rep, cells));
+}
+
+}  // namespace hbemu::server::rest

@@ -1,0 +1,147 @@
+// Stateful scanners: PUT/POST /T/scanner opens one (201 + Location), GET /T/scanner/ID fetches
+// (n rows, c cells; 204 when done, 410 when expired), DELETE closes it.
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "server/rest/filter_model.h"
+#include "server/rest/rest_scanners.h"
+#include "server/rest/rest_service.h"
+#include "server/rest/row_spec.h"
+#include "server/limits.h"
+#include "storage/store.h"
+
+namespace hbemu::server::rest {
+namespace {
+
+using storage::Status;
+
+int64_t NumberOr(const Route& route, const char* name, int64_t fallback) {
+  const std::string* value = route.Param(name);
+  if (value == nullptr || value->empty()) return fallback;
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(value->c_str(), &end, 10);
+  if (*end != '\0' || errno != 0) return fallback;
+  return v;
+}
+
+}  // namespace
+
+HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& route) {
+  Representation rep;
+  HttpResponse refusal;
+  if (!ChooseRequest(request, &rep, &refusal)) return refusal;
+  ScannerModel model;
+  BodyStatus decoded = Decode(rep, request.body, &model);
+  if (!decoded.ok()) return decoded.http_status() == 400 ? BadRequest() : Plain(500, "");
+  storage::ScanSpec scan;
+  scan.start_row = model.start_row;
+  scan.stop_row = model.end_row;
+  for (const std::string& column : model.columns) {
+    std::string family;
+    std::string qualifier;
+    if (SplitColumn(column, &family, &qualifier)) {
+      scan.read.columns.AddColumn(family, qualifier);
+    } else {
+      scan.read.columns.AddFamily(family);
+    }
+  }
+  scan.read.time_range = {model.start_time, model.end_time};
+  scan.read.max_versions = std::max(1, model.max_versions);
+  if (model.limit) scan.limit = *model.limit;
+  scan.reversed = model.reversed;
+  if (model.filter && !model.filter->empty()) {
+    BodyStatus built = BuildScannerFilter(*model.filter, &scan.read.filter);
+    if (!built.ok()) return built.http_status() == 400 ? BadRequest() : Plain(500, "");
+  }
+  auto entry = std::make_shared<RestScanners::Entry>();
+  entry->table = route.table;
+  entry->batch = model.batch > 0 ? model.batch : std::numeric_limits<int32_t>::max();
+  Status s = store_->OpenScanner(route.table, scan, &entry->scanner);
+  // HBase opens the region scanner lazily: a scanner of a missing table is still created, and
+  // its first fetch finds nothing.
+  if (!s.ok() && s.code() != Status::Code::kTableNotFound) return FromStatus(s);
+  if (!s.ok()) entry->exhausted = true;
+  const std::string id = scanners_->Add(std::move(entry));
+  HttpResponse response;
+  response.status = 201;
+  const std::string target = request.target.substr(0, request.target.find('?'));
+  response.headers.emplace_back("Location", "http://" + request.Header("Host") + target + "/" + id);
+  return response;
+}
+
+HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route) {
+  const std::string& method = request.method;
+  if (method == "DELETE") {
+    if (!scanners_->Remove(route.scanner_id)) return NotFound();
+    return Plain(200, "");
+  }
+  if (method != "GET" && method != "HEAD") return MethodNotAllowed("DELETE,GET,OPTIONS");
+  auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
+  if (!negotiated) return NotAcceptable();
+  RestScanners::Lookup lookup;
+  std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id, &lookup);
+  if (!entry) return lookup == RestScanners::Lookup::kGone ? Plain(410, "Gone\r\n") : NotFound();
+  std::lock_guard<std::mutex> lock(entry->mu);
+  const bool single = negotiated->representation == Representation::kOctetStream;
+  const Limits& limits = CurrentLimits();
+  // n: rows, c: cells (else the scanner's batch), both bounded by scanner_rows_per_call.
+  int64_t max_rows = NumberOr(route, "n", 0);
+  int64_t max_cells = NumberOr(route, "c", 0);
+  if (max_cells <= 0) max_cells = entry->batch;
+  max_cells = std::min<int64_t>(max_cells, limits.scanner_rows_per_call);
+  if (max_rows <= 0 || max_rows > limits.scanner_rows_per_call) {
+    max_rows = limits.scanner_rows_per_call;
+  }
+  if (single) max_cells = max_rows = 1;
+  CellSetModel cells;
+  int64_t cells_sent = 0;
+  size_t bytes = 0;
+  while (cells_sent < max_cells && static_cast<int64_t>(cells.rows.size()) < max_rows &&
+         bytes < static_cast<size_t>(limits.reply_bytes)) {
+    if (entry->pending.empty()) {
+      if (entry->exhausted) break;
+      std::vector<storage::RowResult> rows;
+      Status s = entry->scanner->Next(1, &rows);
+      if (!s.ok()) return FromStatus(s);
+      if (rows.empty()) {
+        entry->exhausted = true;
+        break;
+      }
+      for (auto& row : rows) entry->pending.push_back(std::move(row));
+      continue;
+    }
+    storage::RowResult& row = entry->pending.front();
+    RowModel model;
+    model.key = row.row;
+    size_t taken = 0;
+    while (taken < row.cells.size() && cells_sent < max_cells) {
+      const storage::Cell& cell = row.cells[taken++];
+      bytes += cell.family.size() + cell.qualifier.size() + cell.value.size() + 16;
+      model.cells.push_back({cell.family + ":" + cell.qualifier, cell.timestamp, cell.value});
+      ++cells_sent;
+    }
+    row.cells.erase(row.cells.begin(), row.cells.begin() + static_cast<long>(taken));
+    if (row.cells.empty()) entry->pending.pop_front();
+    if (!model.cells.empty()) cells.rows.push_back(std::move(model));
+  }
+  if (cells.rows.empty()) {
+    HttpResponse done;
+    done.status = 204;
+    return done;
+  }
+  if (single) {
+    const RowModel& row = cells.rows.front();
+    const CellModel& cell = row.cells.front();
+    HttpResponse response = Ok(std::string(kOctetStream), cell.value);
+    response.headers.emplace_back("X-Row", row.key);
+    response.headers.emplace_back("X-Column", cell.column);
+    response.headers.emplace_back("X-Timestamp", std::to_string(cell.timestamp.value_or(0)));
+    return response;
+  }
+  return Ok(negotiated->content_type, Encode(negotiated->representation, cells));
+}
+
+}  // namespace hbemu::server::rest
