@@ -144,3 +144,31 @@ def test_normaliser_names_tables_stamps_hosts_and_scanner_ids_alike():
                              b'{"name":"rdfxs1a_t1","Region":[]}',
                              RestNormaliser(Names("rdfxs1a_"), clock))
     assert other[-1] != answers[0][-1]
+
+
+class _FakeGateway(RestTarget):
+    """Answers every request 200 with an empty body; with `broken`, a multiget that follows a
+    check=put on the same table answers 500 (a divergence that needs two calls)."""
+
+    def __init__(self, label, broken):
+        super().__init__(label, "fake", 0)
+        self.broken, self.checked = broken, set()
+
+    def request(self, method, url, headers, body=None):
+        table = url.split("/")[1]
+        if "check=put" in url:
+            self.checked.add(table)
+        if self.broken and "/multiget" in url and table in self.checked:
+            return 500, {"content-type": "text/plain"}, b"boom\r\n"
+        return 200, {}, b""
+
+
+def test_shrinking_keeps_the_calls_a_rest_divergence_needs():
+    import restdiff
+
+    calls = gen_rest.sequence(3, 200)
+    minimal, cause = restdiff.shrink_calls(calls, (_FakeGateway("A", False),
+                                                   _FakeGateway("B", True)), "sh", 3)
+    assert [c.label for c in minimal] in (["POST /T/x?check=put", "GET /T/multiget"],
+                                          ["PUT /T/x?check=put", "GET /T/multiget"])
+    assert cause[0] == "GET /T/multiget" and cause[1:3] == ("200", "500")
