@@ -354,3 +354,42 @@ def test_version_in_text_json_and_protobuf(http):
     cluster = http.get(http.base + "/version/cluster", headers={"Accept": JSON},
                        timeout=TIMEOUT_S).json()
     assert cluster["Version"].startswith("2.6.1")
+
+
+def test_namespace_create_alter_list_and_drop(http):
+    ns = hbcompat.unique_table_name("ns")
+    url = "%s/namespaces/%s" % (http.base, ns)
+    r = http.post(url, timeout=TIMEOUT_S)
+    assert r.status_code == 201 and r.headers["Location"].endswith("/namespaces/" + ns)
+    try:
+        r = http.post(url, timeout=TIMEOUT_S)
+        assert (r.status_code, r.text) == (403, "Namespace '%s' already exists.  Use REST PUT to "
+                                                "alter the existing namespace." % ns)
+        assert http.get(url, headers={"Accept": JSON}, timeout=TIMEOUT_S).json() == \
+            {"properties": None}
+        r = http.put(url, data='{"properties":{"owner":"me"}}',
+                     headers={"Content-Type": JSON}, timeout=TIMEOUT_S)
+        assert r.status_code == 200
+        assert http.get(url, headers={"Accept": JSON}, timeout=TIMEOUT_S).json() == \
+            {"properties": {"owner": "me"}}
+        listed = http.get(http.base + "/namespaces", headers={"Accept": JSON},
+                          timeout=TIMEOUT_S).json()
+        assert ns in listed["Namespace"] and "default" in listed["Namespace"]
+        table = "%s:t" % ns
+        r = http.put("%s/%s/schema" % (http.base, table), data='{"name":"%s","ColumnSchema":'
+                     '[{"name":"f"}]}' % table, headers={"Content-Type": JSON}, timeout=TIMEOUT_S)
+        assert r.status_code == 201
+        assert http.get(url + "/tables", headers={"Accept": JSON}, timeout=TIMEOUT_S).json() == \
+            {"table": [{"name": "t"}]}
+        put_cells(http, table, [(b"r", [(b"f:q", 3, b"in a namespace")])], JSON)
+        assert rest_codec.decode_cellset(get(http, "%s/r" % table, JSON).content, JSON) == [
+            (b"r", [(b"f:q", 3, b"in a namespace")])]
+        assert http.delete(url, timeout=TIMEOUT_S).status_code == 503  # not empty
+        assert http.delete("%s/%s/schema" % (http.base, table), timeout=TIMEOUT_S).status_code \
+            == 200
+    finally:
+        r = http.delete(url, timeout=TIMEOUT_S)
+    assert r.status_code == 200
+    r = http.delete(url, timeout=TIMEOUT_S)
+    assert (r.status_code, r.text) == (404, "Namespace '%s' does not exists.  Cannot drop "
+                                            "namespace." % ns)
