@@ -59,6 +59,8 @@ class R:
             elif seg in ("schema", "exists", "regions", "multiget", "scanner", "namespaces",
                          "tables", "version", "cluster", "status"):
                 shape.append(seg)
+            elif seg == "":
+                shape.append("")
             elif seg.endswith("*"):
                 shape.append("PREFIX*")
             else:
