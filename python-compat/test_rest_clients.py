@@ -393,3 +393,28 @@ def test_namespace_create_alter_list_and_drop(http):
     r = http.delete(url, timeout=TIMEOUT_S)
     assert (r.status_code, r.text) == (404, "Namespace '%s' does not exists.  Cannot drop "
                                             "namespace." % ns)
+
+
+@pytest.mark.parametrize("encoding", [XML, PROTOBUF])
+def test_check_append_and_increment_apply_every_cell(http, rest_table, encoding):
+    table = rest_table()
+
+    def check(op, cells):
+        r = http.put("%s/%s/r1?check=%s" % (http.base, table, op),
+                     data=rest_codec.encode_cellset([(b"r1", cells)], encoding),
+                     headers={"Content-Type": encoding}, timeout=TIMEOUT_S)
+        return r.status_code, r.text.split("\r\n")[0]
+
+    assert check("append", [(b"f:s", None, b"ab")]) == (200, "")
+    assert check("append", [(b"f:s", None, b"cd")]) == (200, "")
+    # The amount is decimal text; the cell holds an 8-byte big-endian long.
+    assert check("increment", [(b"f:n", None, b"5"), (b"f:m", None, b"-2")]) == (200, "")
+    assert check("increment", [(b"f:n", None, b"2")]) == (200, "")
+    values = {c: v for c, _, v in rest_codec.decode_cellset(
+        get(http, "%s/r1" % table, JSON).content, JSON)[0][1]}
+    assert values == {b"f:s": b"abcd", b"f:n": (7).to_bytes(8, "big"),
+                      b"f:m": (-2).to_bytes(8, "big", signed=True)}
+    assert check("increment", [(b"f:n", None, b"x")]) == (400, "Bad request")
+    assert check("increment", [(b"f:s", None, b"1")]) == (503, "Unavailable")
+    assert check("append", [(b"zz:q", None, b"1")]) == (404, "Not found")
+    assert check("bogus", [(b"f:s", None, b"1")]) == (400, "Invalid check value 'bogus'")

@@ -1,5 +1,5 @@
 """Seeded sequences of REST gateway calls (HBase's "Stargate"): schema and namespaces, cells put,
-read and deleted in every encoding, multiget, check=put / check=delete, stateless scans with
+read and deleted in every encoding, multiget, check=put / delete / append / increment, stateless scans with
 their parameters and filter strings, stateful scanners, and the version/status endpoints.
 
 A call is an HTTP request with placeholders (calls.Tab, calls.Ns, calls.Scanner) where the
@@ -234,10 +234,17 @@ def b_check(m):
     row = m.row()
     check_column = m.column(k, 0.0)
     expected = m.pick(VALUES[:3])
-    op = m.pick(["put", "delete"])
+    op = m.rng.choices(["put", "delete", "append", "increment", "bogus"],
+                       weights=[10, 8, 3, 3, 1])[0]
     if op == "put":
         column = check_column if m.chance(0.85) else m.column(k, 0.0)
         cells = [(column, None, m.pick(VALUES)), (check_column, None, expected)]
+    elif op == "increment":
+        # a decimal amount; on a cell that is not 8 bytes wide HBase refuses it
+        column = m.pick(["f:n", "g:n"]) if m.chance(0.7) else check_column
+        cells = [(column, None, m.pick([b"1", b"5", b"-2", b"x"]))]
+    elif op == "append":
+        cells = [(check_column, None, m.pick(VALUES))]
     else:
         cells = ([(m.column(k, 0.0), None, b"")] if m.chance(0.5) else []) + [
             (check_column, None, expected)]
