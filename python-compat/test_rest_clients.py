@@ -418,3 +418,20 @@ def test_check_append_and_increment_apply_every_cell(http, rest_table, encoding)
     assert check("increment", [(b"f:s", None, b"1")]) == (503, "Unavailable")
     assert check("append", [(b"zz:q", None, b"1")]) == (404, "Not found")
     assert check("bogus", [(b"f:s", None, b"1")]) == (400, "Invalid check value 'bogus'")
+
+
+def test_encoding_b64_header_reads_row_and_column_from_base64_path_segments(http, rest_table):
+    table = rest_table()
+    b64 = {"Encoding": "b64"}
+    row, column = rest_codec.b64(b"r 1"), rest_codec.b64(b"f:a")
+    r = http.put("%s/%s/%s/%s" % (http.base, table, row, column), data=b"x",
+                 headers=dict(b64, **{"Content-Type": OCTET}), timeout=TIMEOUT_S)
+    assert r.status_code == 200
+    assert rest_codec.decode_cellset(get(http, "%s/r%%201" % table, JSON).content, JSON)[0][0] \
+        == b"r 1"
+    r = http.get("%s/%s/%s/%s" % (http.base, table, row, column),
+                 headers=dict(b64, Accept=OCTET), timeout=TIMEOUT_S)
+    assert (r.status_code, r.content) == (200, b"x")
+    assert http.delete("%s/%s/%s" % (http.base, table, row), headers=b64,
+                       timeout=TIMEOUT_S).status_code == 200
+    assert get(http, "%s/r%%201" % table, JSON).status_code == 404

@@ -8,6 +8,7 @@ one gateway can be compared with itself) and hands out its own scanner ids. Bodi
 not encoded, so a script stays readable; rest_runner encodes them with rest_codec.
 """
 
+import base64
 import random
 
 from calls import Ns, Scanner, Tab
@@ -183,13 +184,24 @@ def _cells(m, k, n_rows):
     return rows
 
 
+def _maybe_b64(m, call):
+    """Sometimes the same call with its row and column segments base64-encoded under HBase's
+    `Encoding: b64` header."""
+    if m.chance(0.15):
+        call.path = call.path[:1] + [base64.b64encode(seg.encode()).decode()
+                                     if i < 2 and isinstance(seg, str) else seg
+                                     for i, seg in enumerate(call.path[1:])]
+        call.headers["Encoding"] = "b64"
+    return call
+
+
 def b_put(m):
     k = m.table()
     if m.chance(0.3):
         row, column = m.row(), m.column(k, 0.0)
         headers = {"X-Timestamp": str(m.pick(SMALL_TS))} if m.chance(0.4) else {}
-        return R(m.pick(["PUT", "POST"]), [m.tab(k), row, column], body=("octet", m.pick(VALUES)),
-                 headers=headers)
+        return _maybe_b64(m, R(m.pick(["PUT", "POST"]), [m.tab(k), row, column],
+                                body=("octet", m.pick(VALUES)), headers=headers))
     rows = _cells(m, k, m.rng.randint(1, 3))
     return R(m.pick(["PUT", "POST"]), [m.tab(k), rows[0][0] if m.chance(0.5) else "fakerow"],
              body=("cells", m.pick(READ_ENCODINGS), rows))
@@ -207,7 +219,7 @@ def b_get(m):
             path.append(str(m.pick(SMALL_TS)) if m.chance(0.5)
                         else "%d,%d" % tuple(sorted(m.rng.sample(SMALL_TS, 2))))
     query = [("v", str(m.pick([1, 2, 5])))] if m.chance(0.3) else []
-    return R("GET", path, query=query, accept=accept)
+    return _maybe_b64(m, R("GET", path, query=query, accept=accept))
 
 
 def b_multiget(m):
@@ -226,7 +238,7 @@ def b_delete(m):
         path.append(m.column(k))
         if m.chance(0.2):
             path.append(str(m.pick(SMALL_TS)))
-    return R("DELETE", path)
+    return _maybe_b64(m, R("DELETE", path))
 
 
 def b_check(m):
