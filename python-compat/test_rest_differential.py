@@ -21,7 +21,8 @@ sys.path.insert(0, str(hbcompat.REPO / "tests" / "differential"))
 import gen_rest  # noqa: E402
 from calls import Names  # noqa: E402
 from normalise import Clock  # noqa: E402
-from rest_runner import RestNormaliser, RestTarget, names_for, normalise_answer, run_sequence  # noqa: E402
+from rest_runner import (RestNormaliser, RestTarget, names_for, normalise_answer,  # noqa: E402
+                         run_sequence)
 
 SEEDS = (11, 12)
 CALLS = 100
@@ -126,7 +127,8 @@ def test_sequences_depend_on_the_seed_alone_and_reach_every_endpoint():
 def test_normaliser_names_tables_stamps_hosts_and_scanner_ids_alike():
     call = gen_rest.R("GET", [gen_rest.Tab(0), "regions"], accept="application/json")
     answers = []
-    for prefix, now, port in (("rdfxs1a_", 1_795_000_000_000, 8080), ("rdfxs1b_", 1_795_000_050_000, 18080)):
+    for prefix, now, port in (("rdfxs1a_", 1_795_000_000_000, 8080),
+                              ("rdfxs1b_", 1_795_000_050_000, 18080)):
         clock = Clock()
         clock.record(now, now + 3)
         norm = RestNormaliser(Names(prefix), clock)

@@ -1,6 +1,7 @@
 """Seeded sequences of REST gateway calls (HBase's "Stargate"): schema and namespaces, cells put,
-read and deleted in every encoding, multiget, check=put / delete / append / increment, stateless scans with
-their parameters and filter strings, stateful scanners, and the version/status endpoints.
+read and deleted in every encoding (keys in the URL plain or under `Encoding: b64`), multiget,
+check=put / delete / append / increment, stateless scans with their parameters and filter
+strings, stateful scanners, and the version/status endpoints.
 
 A call is an HTTP request with placeholders (calls.Tab, calls.Ns, calls.Scanner) where the
 concrete value depends on the server: each server of a comparison gets its own table names (so
@@ -317,8 +318,10 @@ FILTER_MODELS = [
     '{"type":"KeyOnlyFilter"}',
     '{"type":"FirstKeyOnlyFilter"}',
     '{"type":"RowFilter","op":"EQUAL","comparator":{"type":"BinaryComparator","value":"cjI="}}',
-    '{"type":"ValueFilter","op":"NOT_EQUAL","comparator":{"type":"BinaryComparator","value":"djE="}}',
-    '{"type":"QualifierFilter","op":"GREATER","comparator":{"type":"BinaryComparator","value":"YQ=="}}',
+    '{"type":"ValueFilter","op":"NOT_EQUAL",'
+    '"comparator":{"type":"BinaryComparator","value":"djE="}}',
+    '{"type":"QualifierFilter","op":"GREATER",'
+    '"comparator":{"type":"BinaryComparator","value":"YQ=="}}',
     '{"type":"PageFilter","value":"1"}',
     '{"type":"ColumnPrefixFilter","value":"Yg=="}',
     '{"type":"FilterList","op":"MUST_PASS_ONE","filters":[{"type":"PrefixFilter","value":"cjE="},'

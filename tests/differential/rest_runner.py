@@ -200,7 +200,8 @@ class RestNormaliser:
         out = []
         for n, v in fields:
             if isinstance(v, bytes):
-                nested = self.pb(v, depth + 1) if depth < 4 and v and _looks_like_message(v) else None
+                opened = depth < 4 and v and _looks_like_message(v)
+                nested = self.pb(v, depth + 1) if opened else None
                 out.append((n, nested if nested is not None else
                             self.text(v.decode("utf-8", "surrogateescape"))))
             else:

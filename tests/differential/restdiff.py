@@ -107,7 +107,8 @@ class Tally:
                                                                            kv[0])):
             out.append("     %-34s %5d/%-5d %6.1f %%" % (label, a, t, 100.0 * a / t))
         if self.causes:
-            out.append("   divergence causes (endpoint, status A, status B, part): count, first seen")
+            out.append("   divergence causes (endpoint, status A, status B, part): count, "
+                       "first seen")
             for cause, n in self.causes.most_common(causes):
                 seed, r = self.first_of_cause[cause]
                 out.append("     %4d  %s  (seed %d call %d)" % (n, " | ".join(cause), seed,
