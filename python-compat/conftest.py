@@ -11,6 +11,8 @@
 * `thrift2_client` (Apache Thrift, generated `hbase2.THBaseService.Client` on the Thrift2 port;
   with HBASE_THRIFT_TARGET set, HBASE_THRIFT2_TARGET=host:port names the Thrift2 gateway) and the
   `thrift2_table` factory (tables created with Thrift2 createTable, dropped afterwards).
+* `rest_url` (session): "http://HOST:PORT" of the REST gateway under test: HBASE_REST_TARGET=host:port
+  (e.g. HBase's own gateway) when set, else the `rest` port of the suite's own server.
 * `happybase_wire` / `raw_wire` / `thrift2_wire`: every test that uses a happybase connection runs once per
   transport x protocol (buffered/framed x binary/compact), and every raw-Thrift test once over a
   socket and once over HTTP, all against the one server started with no mode flags.
@@ -25,8 +27,10 @@ import hbcompat
 # The generated `hbase` package must be importable before the test modules are collected.
 hbcompat.ensure_generated_hbase_module()
 
-# port: Thrift1; thrift2_port: Thrift2 (None when the target serves no Thrift2).
-Endpoint = collections.namedtuple("Endpoint", "host port managed thrift2_port")
+# port: Thrift1; thrift2_port: Thrift2 (None when the target serves no Thrift2); rest_port: the
+# REST gateway of the suite's own server (None for an external target).
+Endpoint = collections.namedtuple("Endpoint", "host port managed thrift2_port rest_port",
+                                  defaults=(None,))
 
 
 _session_servers = []
@@ -62,7 +66,7 @@ def hbase_endpoint():
     server.start()
     _session_servers.append(server)
     try:
-        yield Endpoint(server.host, server.port, True, server.thrift2_port)
+        yield Endpoint(server.host, server.port, True, server.thrift2_port, server.ports.get("rest"))
     finally:
         _session_servers.remove(server)
         rc = server.stop()
@@ -256,3 +260,17 @@ def thrift2_table(thrift2_client, hbase_endpoint):
                     pass
     finally:
         transport.close()
+
+
+@pytest.fixture(scope="session")
+def rest_url(request):
+    target = hbcompat.external_rest_target()
+    if target is None:
+        endpoint = request.getfixturevalue("hbase_endpoint")
+        if not endpoint.managed:
+            pytest.skip("the target serves no REST gateway (set HBASE_REST_TARGET)")
+        if endpoint.rest_port is None:
+            pytest.fail("the emulator's ready line names no rest port", pytrace=False)
+        target = (endpoint.host, endpoint.rest_port)
+    host = "[%s]" % target[0] if ":" in target[0] else target[0]
+    return "http://%s:%d" % (host, target[1])

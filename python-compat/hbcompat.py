@@ -63,6 +63,18 @@ def external_thrift2_target():
     return host.strip("[]"), int(port)
 
 
+def external_rest_target():
+    """(host, port) from HBASE_REST_TARGET=host:port (a real HBase REST gateway), or None when the
+    REST tests use the `rest` port of the suite's own server."""
+    target = os.environ.get("HBASE_REST_TARGET", "").strip()
+    if not target:
+        return None
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError("HBASE_REST_TARGET must look like host:port, got %r" % target)
+    return host.strip("[]"), int(port)
+
+
 def external_target():
     """(host, port) from HBASE_THRIFT_TARGET=host:port, or None when the suite runs its own server."""
     target = os.environ.get("HBASE_THRIFT_TARGET", "").strip()

@@ -3,6 +3,8 @@
 #   python-compat/run.sh [pytest args...]
 # Environment: HBASE_EMULATOR_BIN (default: <repo>/build/hbase-emulator),
 #              HBASE_THRIFT_TARGET=host:port (use a running server, e.g. real HBase, instead),
+#              HBASE_REST_TARGET=host:port (the REST tests use that gateway, e.g. HBase's own,
+#              instead of the server's rest port),
 #              PYTHON (interpreter for the venv, default python3).
 # Exits with pytest's status.
 set -euo pipefail
