@@ -85,7 +85,7 @@ const std::vector<LimitInfo>& AllLimits() {
       {"filter_count", &Limits::filter_count, "count", "filters in one filter tree",
        "the unparsable-filter error; the log names the limit"},
       {"message_bytes", &Limits::message_bytes, "bytes",
-       "one request: message, frame or HTTP body (also --max-message-mb)",
+       "one request: message, frame or HTTP body, REST bodies included (also --max-message-mb)",
        "the connection is closed (HTTP: 413), with a WARNING naming the peer"},
       {"decoded_bytes", &Limits::decoded_bytes, "bytes",
        "memory any one request may decode into (each string, struct and container element "
@@ -108,8 +108,8 @@ const std::vector<LimitInfo>& AllLimits() {
        "whole (a trickle of bytes does not restart it, as it restarts the idle timeout)",
        "the connection is closed, with a log line naming the peer"},
       {"connections", &Limits::connections, "count",
-       "open connections on each Thrift port and on the admin port (HBase's thread-pool server "
-       "holds 1000 workers and 1000 queued)",
+       "open connections on each Thrift port, the REST port and the admin port (HBase's "
+       "thread-pool server holds 1000 workers and 1000 queued)",
        "the new connection is closed at once; a WARNING (at most one per 10 s) and the "
        "connections_refused_total metric count them"},
       {"thrift_depth", &Limits::thrift_depth, "count",
@@ -117,28 +117,30 @@ const std::vector<LimitInfo>& AllLimits() {
        "limit, which HBase's Java server shares)",
        "the connection is closed, with a WARNING naming the peer"},
       {"http_header_bytes", &Limits::http_header_bytes, "bytes",
-       "header of one Thrift-over-HTTP request, and a chunk-size line or trailer (HBase's Jetty "
-       "accepts 65,534 bytes)",
+       "header of one Thrift-over-HTTP or REST request, and a chunk-size line or trailer "
+       "(HBase's Jetty accepts 65,534 bytes)",
        "431, and the connection is closed"},
       {"scanner_rows_per_call", &Limits::scanner_rows_per_call, "count",
-       "rows one scanner fetch returns (larger numRows are served in several fetches)",
+       "rows one scanner fetch returns (larger numRows are served in several fetches), and "
+       "cells one REST scanner fetch returns",
        "fewer rows; the scanner goes on at the next fetch"},
       {"reply_bytes", &Limits::reply_bytes, "bytes",
        "a scanner fetch stops adding rows past this (HBase's max result size)",
        "fewer rows; the scanner goes on at the next fetch"},
       {"result_bytes", &Limits::result_bytes, "bytes",
-       "memory the rows of one Thrift1 getRow(s)* or Thrift2 getMultiple/existsAll call may "
-       "hold (each row and cell charged its bytes and what holding it costs), and one row a "
+       "memory the rows of one Thrift1 getRow(s)* or Thrift2 getMultiple/existsAll call, or of "
+       "one REST multiget, row-prefix read or stateless scan, may hold (each row and cell "
+       "charged its bytes and what holding it costs), and one row a "
        "row-level filter reads whole; HBase bounds these with hbase.table.max.rowsize (1 GB) "
        "and MultiActionResultTooLarge",
        "the call fails: IOError / TIOError (canRetry false) naming the limit, as "
-       "MultiActionResultTooLarge (a row-level filter's row: RowTooBigException)"},
+       "MultiActionResultTooLarge (a row-level filter's row: RowTooBigException); REST: 503"},
       {"cell_bytes", &Limits::cell_bytes, "bytes",
        "row, family, qualifier and value of one cell written by a put (HBase's "
        "hbase.client.keyvalue.maxsize, 10 MiB)",
        "the write fails with IllegalArgumentException \"KeyValue size too large\" "
        "(Thrift1 IOError/IllegalArgument, Thrift2 TIOError), nothing written"},
-      {"open_scanners", &Limits::open_scanners, "count", "open scanners per service",
+      {"open_scanners", &Limits::open_scanners, "count", "open scanners per service (Thrift1, Thrift2, REST)",
        "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
       {"scanner_bytes", &Limits::scanner_bytes, "bytes",
        "memory all open scanners of both services hold together: each scan's request (the "

@@ -14,6 +14,6 @@ add_library(hbase_rest_models STATIC
   ${CMAKE_CURRENT_LIST_DIR}/representation.cc
   ${CMAKE_CURRENT_LIST_DIR}/codecs.cc)
 target_include_directories(hbase_rest_models PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(hbase_rest_models PUBLIC hbase_storage hbase_rest_proto Boost::boost
+target_link_libraries(hbase_rest_models PUBLIC hbase_storage hbase_limits hbase_rest_proto Boost::boost
                       nlohmann_json::nlohmann_json)
 target_compile_options(hbase_rest_models PRIVATE ${HBEMU_WARNINGS})

@@ -21,7 +21,8 @@ class RestService;
 //  - a PUT, POST or DELETE that carries a foreign Origin is refused (403);
 //  - a body in a type a cross-site form can send without a preflight (text/plain, form
 //    encodings) is refused with 415, as HBase's gateway refuses those types too.
-// Headers are bounded at 16 KiB (431) and bodies at message_bytes (413); see storage/limits.h.
+// Headers are bounded by http_header_bytes (431; Jetty's 65,534 bytes, as for Thrift over HTTP)
+// and bodies by message_bytes (413); see server/limits.h.
 class RestServer {
  public:
   // `counters` (may be null) counts calls by endpoint; its names are EndpointName's, in

@@ -40,10 +40,11 @@ class RestServerTest : public ::testing::Test {
     request.version(11);
     if (request[http::field::host].empty()) request.set(http::field::host, "127.0.0.1");
     request.prepare_payload();
-    http::write(socket, request);
+    beast::error_code ec;
+    // A refused request may be answered and closed before it is all written: read the answer.
+    http::write(socket, request, ec);
     beast::flat_buffer buffer;
     http::response<http::string_body> response;
-    beast::error_code ec;
     http::read(socket, buffer, response, ec);
     return response;
   }
@@ -101,9 +102,13 @@ TEST_F(RestServerTest, ForeignHostHeaderIsRefusedOverHttp) {
   EXPECT_EQ(Send(std::move(request)).result_int(), 403);
 }
 
-TEST_F(RestServerTest, OversizedHeadersAreAnswered431) {
+TEST_F(RestServerTest, HeadersPastHttpHeaderBytesAreAnswered431) {
   http::request<http::string_body> request{http::verb::get, "/", 11};
-  request.set("X-Big", std::string(20 * 1024, 'x'));
+  // Beast caps one field's value below the limit: several fields together pass it.
+  const size_t limit = static_cast<size_t>(CurrentLimits().http_header_bytes);
+  for (size_t sent = 0, i = 0; sent <= limit; sent += 16 * 1024, ++i) {
+    request.set("X-Big-" + std::to_string(i), std::string(16 * 1024, 'x'));
+  }
   EXPECT_EQ(Send(std::move(request)).result_int(), 431);
 }
 
