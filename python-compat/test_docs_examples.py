@@ -17,8 +17,8 @@ info string, its first word being the language:
 
 Each page gets a fresh directory and one fresh server (`--in-memory --port 0 --test-controls`),
 started for its first block that runs; its blocks run in page order and share both. The
-defaults 9090, 9091 and 9095 in a block are replaced by that server's Thrift1, Thrift2 and admin
-ports, and `hbase-shell` on PATH is a wrapper that passes those ports first (a later `--port`
+defaults 9090, 9091, 9095 and 8080 in a block are replaced by that server's Thrift1, Thrift2,
+admin and REST ports, and `hbase-shell` on PATH is a wrapper that passes those ports first (a later `--port`
 wins). PATH also holds the server's own directory (hbase-emulator, hbase-shell; BUILD_DIR names
 it too, for scripts/serve.sh) and this interpreter's (pytest, hbase-emulator-export...). TZ is UTC and COLUMNS 80, so shell times and
 pytest's progress lines print the same everywhere. In expected output, `...` matches any text
@@ -163,7 +163,8 @@ class PageRun:
     def _start_server(self):
         self.server = hbcompat.EmulatorProcess(["--in-memory", "--port", "0", "--test-controls"]).start()
         ports = self.server.ports
-        self.ports = {"9090": ports["thrift1"], "9091": ports["thrift2"], "9095": ports["admin"]}
+        self.ports = {"9090": ports["thrift1"], "9091": ports["thrift2"], "9095": ports["admin"],
+                      "8080": ports["rest"]}
         bindir = self.workdir / ".bin"
         bindir.mkdir()
         server_dir = Path(self.server.binary).resolve().parent
@@ -182,7 +183,7 @@ class PageRun:
         self.env = env
 
     def _substitute(self, text):
-        return re.sub(r"\b(9090|9091|9095)\b", lambda m: str(self.ports[m.group(1)]), text)
+        return re.sub(r"\b(9090|9091|9095|8080)\b", lambda m: str(self.ports[m.group(1)]), text)
 
     def _fail(self, block, why, output=""):
         raise DocBlockFailed("%s: %s block %s\n%s" % (block.where, block.lang, why, output.rstrip()))

@@ -55,7 +55,7 @@ def test_binding_thrift_and_console_everywhere_warns_once(server_factory):
     warnings = [l for l in server.stderr_text().splitlines() if "no authentication" in l]
     assert len(warnings) == 1, server.stderr_text()
     assert warnings[0].startswith("W")
-    assert "Thrift ports and admin console on 0.0.0.0" in warnings[0]
+    assert "Thrift and REST ports and admin console on 0.0.0.0" in warnings[0]
     # What the image's HEALTHCHECK runs, entrypoint flags and all, finds it through loopback.
     proc, _ = health_check("--bind", "0.0.0.0", "--admin-bind", "0.0.0.0",
                            "--admin-port", str(server.ports["admin"]))

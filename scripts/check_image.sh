@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Checks a container image archive from scripts/oci_image.py as a container runtime would run it,
 # where none can start containers: unpacks it (skopeo, umoci), then in fresh mount, PID and
-# network namespaces (only loopback, so the image's fixed ports 9090/9091/9095 clash with nothing
+# network namespaces (only loopback, so the image's fixed ports 9090/9091/9095/8080 clash with nothing
 # on the machine) runs its Entrypoint + Cmd chrooted into the image as its User (scripts/oci_run.py),
 # and checks:
-#   - the server comes up on 0.0.0.0:9090/9091/9095, logging exactly one no-authentication warning;
+#   - the server comes up on 0.0.0.0:9090/9091/9095/8080, logging exactly one no-authentication warning;
 #   - the image's HEALTHCHECK command, run in the image, exits 0 (and 1 once the server stopped);
 #   - python-compat/smoke passes against it, its shell test and pytest plugin test running the
 #     image's own /hbase-shell and /hbase-emulator;
@@ -65,13 +65,13 @@ inside() {
     shift
     if "$@"; then echo "check_image: ok: $what"; else echo "check_image: FAILED: $what" >&2; failures=$((failures + 1)); fi
   }
-  check "serves Thrift1, Thrift2 and the console on 0.0.0.0:9090/9091/9095" \
-    test "$ready" = "hbase-emulator ready on 0.0.0.0:9090 thrift2=0.0.0.0:9091 admin=0.0.0.0:9095"
+  check "serves Thrift1, Thrift2, the console and REST on 0.0.0.0:9090/9091/9095/8080" \
+    test "$ready" = "hbase-emulator ready on 0.0.0.0:9090 thrift2=0.0.0.0:9091 admin=0.0.0.0:9095 rest=0.0.0.0:8080"
 
   local warnings
   warnings="$(grep -c 'no authentication' "$work/server.err" || true)"
   check "one no-authentication warning (found $warnings)" test "$warnings" -eq 1
-  check "the warning names both doors" grep -q '^W.*Thrift ports and admin console on 0.0.0.0: there is no authentication' "$work/server.err"
+  check "the warning names every door" grep -q '^W.*Thrift and REST ports and admin console on 0.0.0.0: there is no authentication' "$work/server.err"
 
   local health
   mapfile -t health < <(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["config"]["Healthcheck"]["Test"]; assert t[0]=="CMD", t; print("\n".join(t[1:]))' "$work/config.json")

@@ -34,7 +34,7 @@ UID = GID = 65532
 PLATFORMS = {"amd64": ("amd64", None, 62), "arm64": ("arm64", "v8", 183)}
 ENTRYPOINT = ["/hbase-emulator", "--bind", "0.0.0.0", "--admin-bind", "0.0.0.0",
               "--data-dir", "/data"]
-PORTS = ("9090/tcp", "9091/tcp", "9095/tcp")
+PORTS = ("9090/tcp", "9091/tcp", "9095/tcp", "8080/tcp")
 SECOND_NS = 1000 * 1000 * 1000
 
 MEDIA_INDEX = "application/vnd.oci.image.index.v1+json"

@@ -285,16 +285,21 @@ bool ParseServerOptions(int argc, char** argv, ServerOptions* options, bool* hel
   const bool admin_exposed =
       options->admin_enabled && !IsLoopbackAddress(options->admin_bind_address);
   const std::string no_auth = ": there is no authentication, anyone who can reach ";
+  // The REST gateway reads and writes data as the Thrift ports do: on their address it is
+  // named with them.
+  const bool rest_with_thrift =
+      options->rest_enabled && options->rest_bind_address == options->thrift.bind_address;
+  const std::string data_ports = rest_with_thrift ? "Thrift and REST ports" : "Thrift ports";
   if (thrift_exposed && admin_exposed) {
     const std::string where =
         options->thrift.bind_address == options->admin_bind_address
-            ? "Thrift ports and admin console on " + options->thrift.bind_address
-            : "Thrift ports on " + options->thrift.bind_address + " and admin console on " +
+            ? data_ports + " and admin console on " + options->thrift.bind_address
+            : data_ports + " on " + options->thrift.bind_address + " and admin console on " +
                   options->admin_bind_address;
     options->warnings.push_back(where + no_auth +
                                 "them can read and write every table and browse every stored cell");
   } else if (thrift_exposed) {
-    options->warnings.push_back("Thrift ports on " + options->thrift.bind_address + no_auth +
+    options->warnings.push_back(data_ports + " on " + options->thrift.bind_address + no_auth +
                                 "it can read and write every table");
   } else if (admin_exposed) {
     options->warnings.push_back("admin console on " + options->admin_bind_address + no_auth +

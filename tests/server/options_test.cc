@@ -213,27 +213,34 @@ TEST(ServerOptionsTest, TheConsoleStaysOnLoopbackUnlessAdminBindSaysOtherwise) {
   EXPECT_FALSE(Parse({"--admin-bind="}, &no_admin, &error));
 }
 
-// A container binds both everywhere; its log should carry one warning, not two.
-TEST(ServerOptionsTest, ThriftAndConsoleBothBeyondLoopbackGiveOneCombinedWarning) {
+// A container binds every door everywhere; its log should carry one warning, not three.
+TEST(ServerOptionsTest, ThriftRestAndConsoleBeyondLoopbackGiveOneCombinedWarning) {
   ServerOptions same;
   std::string error;
   ASSERT_TRUE(Parse({"--bind", "0.0.0.0", "--admin-bind", "0.0.0.0"}, &same, &error)) << error;
   ASSERT_EQ(same.warnings.size(), 1u);
   EXPECT_EQ(same.warnings[0],
-            "Thrift ports and admin console on 0.0.0.0: there is no authentication, anyone who "
+            "Thrift and REST ports and admin console on 0.0.0.0: there is no authentication, "
+            "anyone who "
             "can reach them can read and write every table and browse every stored cell");
 
   ServerOptions apart;
   ASSERT_TRUE(Parse({"-b", "::", "--admin-bind", "10.0.0.1"}, &apart, &error)) << error;
   ASSERT_EQ(apart.warnings.size(), 1u);
-  EXPECT_EQ(apart.warnings[0].find("Thrift ports on :: and admin console on 10.0.0.1: "), 0u)
+  EXPECT_EQ(apart.warnings[0].find("Thrift and REST ports on :: and admin console on 10.0.0.1: "),
+            0u)
       << apart.warnings[0];
 
   ServerOptions thrift_only;
   ASSERT_TRUE(Parse({"--bind", "0.0.0.0"}, &thrift_only, &error)) << error;
   ASSERT_EQ(thrift_only.warnings.size(), 1u);
-  EXPECT_EQ(thrift_only.warnings[0].find("Thrift ports on 0.0.0.0: "), 0u);
+  EXPECT_EQ(thrift_only.warnings[0].find("Thrift and REST ports on 0.0.0.0: "), 0u);
   EXPECT_EQ(thrift_only.warnings[0].find("admin console"), std::string::npos);
+
+  ServerOptions no_rest;
+  ASSERT_TRUE(Parse({"--bind", "0.0.0.0", "--no-rest"}, &no_rest, &error)) << error;
+  ASSERT_EQ(no_rest.warnings.size(), 1u);
+  EXPECT_EQ(no_rest.warnings[0].find("Thrift ports on 0.0.0.0: "), 0u) << no_rest.warnings[0];
 }
 
 TEST(ServerOptionsTest, HealthCheckAsksTheAdminPortGivenAlongside) {

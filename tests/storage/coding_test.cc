@@ -1,4 +1,4 @@
-// Pins the byte-level building blocks of the key format (STYLE.md 2.4): big-endian fixed
+// Pins the byte-level building blocks of the key format: big-endian fixed
 // integers, the escaped/terminated string encoding and the prefix successor.
 
 #include "storage/coding.h"

@@ -1,4 +1,4 @@
-// Freezes the on-disk key format (key_format.h, STYLE.md 2.4): round trips, the order
+// Freezes the on-disk key format (key_format.h): round trips, the order
 // property against HBase's cell order, prefix contiguity, and golden bytes. A failure in the
 // golden tests means the format changed: bump kFormatVersion instead of editing the test.
 
