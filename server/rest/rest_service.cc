@@ -73,13 +73,14 @@ HttpResponse FromStatus(const storage::Status& status) {
     case Code::kNoSuchColumnFamily:
       return NotFound(detail);
     case Code::kInvalidArgument:
-    case Code::kDoNotRetry:
     case Code::kIncompatibleFilter:
     case Code::kInvalidFamilyOperation:
     case Code::kConstraint:
     case Code::kTableExists:
     case Code::kNamespaceExists:
       return BadRequest(detail);
+    // Any other IOException (a DoNotRetryIOException such as "Field is not a long") is 503.
+    case Code::kDoNotRetry:
     case Code::kTableNotEnabled:
     case Code::kRegionTooBusy:
     case Code::kResultTooLarge:
