@@ -406,7 +406,12 @@ HttpResponse RestService::ReadModifyWrite(const std::string& kind, const HttpReq
     storage::RowResult answer{row.key, std::move(result), false};
     cells.rows.push_back(ToRowModel(answer));
   } else {
-    cells.rows.push_back(row);
+    // The request's cells, with HBase's "latest" timestamp where they gave none.
+    RowModel echo = row;
+    for (CellModel& cell : echo.cells) {
+      if (!cell.timestamp) cell.timestamp = storage::kLatestTimestamp;
+    }
+    cells.rows.push_back(std::move(echo));
   }
   std::string type;
   Representation rep;
