@@ -1,5 +1,7 @@
 #include "server/rest/rest_service.h"
 
+#include "server/rest/jetty_error.h"
+
 #include <utility>
 
 #include "server/gateway/java_exceptions.h"
@@ -172,7 +174,8 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
     case Endpoint::kUnknown:
       break;
   }
-  return NotFound();
+  // No resource matched: Jersey's 404, written by the container.
+  return JettyError(request, 404, "Not Found");
 }
 
 }  // namespace hbemu::server::rest

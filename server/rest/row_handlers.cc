@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
 #include "server/limits.h"
@@ -76,7 +77,7 @@ const std::string* KeyEncodingOf(const HttpRequest& request, const Route& route,
 // "Bad request: WHAT", HBase's texts for a malformed check or CellSet.
 HttpResponse BadRequestSaying(const std::string& what) { return Plain(400, "Bad request: " + what); }
 
-// HBase's row get swallows a DoNotRetryIOException (missing table or family, disabled table,
+// HBase's row get (and range scan) swallows a DoNotRetryIOException (missing table or family, disabled table,
 // bad argument) and answers as for a missing row.
 bool GetReadsAsNothing(const Status& status) {
   using Code = Status::Code;
@@ -94,8 +95,8 @@ bool GetReadsAsNothing(const Status& status) {
 
 // HBase builds the row resource before it runs, so a path it cannot read fails inside its
 // container: 500.
-HttpResponse SpecRefused(const std::string& error) {
-  return Plain(500, "Request failed.\r\n" + error + "\r\n");
+HttpResponse SpecRefused(const HttpRequest& request) {
+  return JettyError(request, 500, "Request failed.");
 }
 
 bool ParseSpecOf(const HttpRequest& request, const Route& route, RowSpec* spec,
@@ -159,7 +160,7 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
   const std::string* chosen = &negotiated->content_type;
   RowSpec spec;
   std::string error;
-  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(error);
+  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
   const bool one_value = negotiated->representation == Representation::kOctetStream;
   if (one_value && spec.columns.size() != 1) {
     // HBase's text names the types its other GET produces.
@@ -169,11 +170,15 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
                  "the entire row if it has multiple columns: text/xml, application/json, "
                  "application/x-protobuf, application/protobuf\r\n");
   }
+  if (spec.max_versions < 1) {
+    // HBase's Get refuses it when the read runs, as an IOException.
+    return Unavailable("java.io.IOException: versions must be positive\r\n");
+  }
   std::vector<storage::RowResult> rows;
   bool too_large = false;
   Status s = ReadSpecRows(store_, route.table, spec, &rows, &too_large);
   // A get HBase cannot do (missing table or family) reads as nothing found.
-  if (!s.ok() && !spec.has_end_row && GetReadsAsNothing(s)) return NotFound();
+  if (!s.ok() && GetReadsAsNothing(s)) return NotFound();
   if (!s.ok()) return FromStatus(s);
   if (too_large) return Unavailable("the rows found exceed result_bytes\r\n");
   if (rows.empty()) return NotFound();
@@ -192,7 +197,7 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
 HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route) {
   RowSpec spec;
   std::string error;
-  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(error);
+  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
   Representation rep;
   HttpResponse refusal;
   if (!ChooseRequest(request, &rep, &refusal)) return refusal;
@@ -441,7 +446,7 @@ void RestService::AppendDeletes(const RowSpec& spec, storage::RowMutation* mutat
 HttpResponse RestService::DeleteRow(const HttpRequest& request, const Route& route) {
   RowSpec spec;
   std::string error;
-  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(error);
+  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
   storage::RowMutation mutation;
   mutation.row = spec.row;
   AppendDeletes(spec, &mutation);

@@ -39,6 +39,54 @@ bool DecoderOf(const std::string& encoding, bool* url_safe) {
   return false;
 }
 
+// The bytes of a path part as HBase has them: URLDecoder turns the escapes into a UTF-8 string
+// (a malformed sequence becomes U+FFFD, one per maximal ill-formed prefix) and Bytes.toBytes
+// writes that string back as UTF-8, so "%FF" reads as EF BF BD.
+bool JavaUrlDecode(std::string_view text, std::string* out) {
+  std::string raw;
+  if (!PercentDecode(text, true, &raw)) return false;
+  out->clear();
+  const auto byte = [&raw](size_t i) { return static_cast<unsigned char>(raw[i]); };
+  size_t i = 0;
+  while (i < raw.size()) {
+    const unsigned char lead = byte(i);
+    if (lead < 0x80) {
+      out->push_back(static_cast<char>(lead));
+      ++i;
+      continue;
+    }
+    int length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;  // the range of the second byte
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;
+      if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;
+      if (lead == 0xF4) high = 0x8F;
+    }
+    int valid = length == 0 ? 0 : 1;
+    while (valid > 0 && valid < length && i + valid < raw.size()) {
+      const unsigned char next = byte(i + valid);
+      const bool ok = valid == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
+      if (!ok) break;
+      ++valid;
+    }
+    if (length > 0 && valid == length) {
+      out->append(raw, i, length);
+      i += length;
+    } else {
+      out->append("\xEF\xBF\xBD");
+      i += std::max(valid, 1);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool SplitColumn(std::string_view column, std::string* family, std::string* qualifier) {
@@ -62,9 +110,9 @@ bool ParseRowSpec(const Route& route, const std::string* key_encoding, RowSpec* 
   const std::string_view raw_rows = rest.substr(0, first_slash);
   rest = first_slash == std::string_view::npos ? std::string_view() : rest.substr(first_slash + 1);
   const size_t comma = raw_rows.find(',');
-  if (!PercentDecode(raw_rows.substr(0, comma), true, &spec->row) ||
+  if (!JavaUrlDecode(raw_rows.substr(0, comma), &spec->row) ||
       (comma != std::string_view::npos &&
-       !PercentDecode(raw_rows.substr(comma + 1), true, &spec->end_row))) {
+       !JavaUrlDecode(raw_rows.substr(comma + 1), &spec->end_row))) {
     *error = "bad escape in the row key";
     return false;
   }
@@ -96,7 +144,7 @@ bool ParseRowSpec(const Route& route, const std::string* key_encoding, RowSpec* 
     }
     if (end == std::string_view::npos) end = raw_columns.size();
     std::string column;
-    if (!PercentDecode(raw_columns.substr(begin, end - begin), true, &column)) {
+    if (!JavaUrlDecode(raw_columns.substr(begin, end - begin), &column)) {
       *error = "bad escape in a column";
       return false;
     }
@@ -161,7 +209,8 @@ bool ParseRowSpec(const Route& route, const std::string* key_encoding, RowSpec* 
                       spec->columns.end());
   if (const std::string* versions = route.Param("v")) {
     int64_t v = 0;
-    if (!ParseJavaLong(*versions, &v) || v < 1 ||
+    // Integer.parseInt when the resource is built; a count below 1 fails later, at the read.
+    if (!ParseJavaLong(*versions, &v) || v < std::numeric_limits<int32_t>::min() ||
         v > std::numeric_limits<int32_t>::max()) {
       *error = "bad version count";
       return false;

@@ -40,6 +40,10 @@ TEST(RestRouterTest, TablePathsReachSchemaRegionsExistsMultigetScansAndRows) {
   ASSERT_NE(row.Param("v"), nullptr);
   EXPECT_EQ(*row.Param("v"), "2");
   EXPECT_EQ(ParseTarget("/t").endpoint, Endpoint::kUnknown);
+  // A '*' inside a row path is a glob only when columns follow it.
+  EXPECT_EQ(ParseTarget("/t/a*/f").endpoint, Endpoint::kRow);
+  EXPECT_EQ(ParseTarget("/t/a*b").endpoint, Endpoint::kUnknown);
+  EXPECT_EQ(ParseTarget("/t/a*/").endpoint, Endpoint::kUnknown);
 }
 
 TEST(RestRouterTest, MalformedEscapesRouteNowhere) {

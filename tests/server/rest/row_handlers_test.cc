@@ -220,6 +220,26 @@ TEST_F(RestRowTest, Base64EncodingReadsRowAndColumnFromThePathAndRefusesOtherTex
   EXPECT_EQ(Call("GET", "/t/r%201/f:a", {kAcceptOctet}).status, 404);
 }
 
+TEST_F(RestRowTest, UnreadablePathsAnswerTheContainersErrorPageAndAZeroVersionCount503) {
+  HttpResponse bad_time = Call("GET", "/t/r/f:a/x", {kAcceptJson});
+  EXPECT_EQ(bad_time.status, 500);
+  EXPECT_NE(bad_time.body.find("\"message\":\"Request failed.\""), std::string::npos);
+  HttpResponse no_resource = Call("GET", "/t/a*b", {kAcceptJson});
+  EXPECT_EQ(no_resource.status, 404);
+  EXPECT_NE(no_resource.body.find("\"message\":\"Not Found\""), std::string::npos);
+  EXPECT_NE(Call("GET", "/t/a*b").body.find("<h2>HTTP ERROR 404 Not Found</h2>"),
+            std::string::npos);
+  EXPECT_EQ(Call("GET", "/t/a*b", {{"Accept", "text/xml"}}).body, "");
+  HttpResponse zero = Call("GET", "/t/r?v=0", {kAcceptJson});
+  EXPECT_EQ(zero.status, 503);
+  EXPECT_EQ(zero.body, "Unavailable\r\njava.io.IOException: versions must be positive\r\n");
+}
+
+TEST_F(RestRowTest, MissingFamilyReadsAsNotFoundForARowAndARange) {
+  EXPECT_EQ(Call("GET", "/t/r/nofam:x", {kAcceptJson}).body, "Not found\r\n");
+  EXPECT_EQ(Call("GET", "/t/a,z/nofam:x", {kAcceptJson}).body, "Not found\r\n");
+}
+
 TEST_F(RestRowTest, DeleteWithATimestampRemovesEveryVersionUpToIt) {
   Put("r", {{"f:a", "a10", 10}, {"f:a", "a20", 20}, {"f:a", "a30", 30}});
   EXPECT_EQ(Call("DELETE", "/t/r/f:a/20").status, 200);

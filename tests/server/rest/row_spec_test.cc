@@ -64,6 +64,14 @@ TEST(RestRowSpecTest, PathPartsAreUrlDecodedWithPlusAsSpace) {
   EXPECT_EQ(spec.columns, (std::vector<std::string>{"f:c d"}));
 }
 
+TEST(RestRowSpecTest, EscapedBytesThatAreNotUtf8BecomeReplacementCharacters) {
+  RowSpec spec;
+  ASSERT_TRUE(Parse("/t/%FF/f:%C3%A9%E2%82", &spec));
+  EXPECT_EQ(spec.row, "\xEF\xBF\xBD");
+  // A valid sequence stays; a truncated one is one replacement.
+  EXPECT_EQ(spec.columns, (std::vector<std::string>{"f:\xC3\xA9\xEF\xBF\xBD"}));
+}
+
 TEST(RestRowSpecTest, Base64EncodingDecodesRowEndRowAndColumnsWithTheUrlAlphabet) {
   const std::string b64 = "b64";
   RowSpec spec;
@@ -84,7 +92,7 @@ TEST(RestRowSpecTest, MalformedTimesVersionsAndEmptyColumnsAreRefused) {
   RowSpec bad;
   EXPECT_FALSE(Parse("/t/r/f/notanumber", &bad));
   EXPECT_FALSE(Parse("/t/r/f/1,x", &bad));
-  EXPECT_FALSE(Parse("/t/r?v=0", &bad));
+  EXPECT_FALSE(Parse("/t/r?v=x", &bad));
   EXPECT_FALSE(Parse("/t/r/f,,g", &bad));
 }
 
