@@ -204,6 +204,21 @@ TEST_F(RestRowTest, MultigetWithNoRowFoundAnswersNoRowsFound) {
   EXPECT_EQ(none.body, "No rows found.\r\n");
 }
 
+TEST_F(RestRowTest, MultigetRowsAreRowPathsWithColumnsAndTimes) {
+  Put("r1", {{"f:a", "a10", 10}, {"f:a", "a20", 20}, {"f:b", "b", 5}});
+  Put("r 2", {{"f:a", "two", 7}});
+  EXPECT_EQ(GetJson("/t/multiget?row=r1/f:a/15"), "{\"Row\":[{\"key\":\"" + Base64Encode("r1") +
+                                                      "\",\"Cell\":[" +
+                                                      JsonCell("f:a", 10, "a10") + "]}]}");
+  // The value is URL-decoded once more: '+' is a space.
+  EXPECT_NE(GetJson("/t/multiget?row=r%2B2").find(Base64Encode("r 2")), std::string::npos);
+  EXPECT_EQ(Call("GET", "/t/multiget?row=" + Base64Encode("r1") + "&e=b64", {kAcceptJson}).status,
+            200);
+  EXPECT_EQ(Call("GET", "/t/multiget?row=r1&v=0", {kAcceptJson}).status, 503);
+  EXPECT_EQ(Call("GET", "/t/multiget?row=r1&v=x", {kAcceptJson}).status, 500);
+  EXPECT_EQ(Call("GET", "/t/multiget?row=r1/nofam:a", {kAcceptJson}).status, 500);
+}
+
 TEST_F(RestRowTest, Base64EncodingReadsRowAndColumnFromThePathAndRefusesOtherText) {
   const Headers b64{{"Encoding", "b64"}};
   const std::string path = "/t/" + Base64Encode("r 1") + "/" + Base64Encode("f:a");
