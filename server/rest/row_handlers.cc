@@ -307,7 +307,10 @@ HttpResponse RestService::CheckAndDelete(const RowSpec& spec, const CellSetModel
   if (model.rows.size() != 1) return BadRequestSaying("Number of rows specified is not 1.\r\n");
   const RowModel& row = model.rows[0];
   if (row.key.empty()) return BadRequestSaying("Row key found to be null.\r\n");
-  if (row.cells.empty()) return Unavailable();
+  if (row.cells.empty()) {
+    // HBase reads the last cell of none.
+    return BadRequest("java.lang.IndexOutOfBoundsException: Index -1 out of bounds for length 0\r\n");
+  }
   const CellModel& check = row.cells.back();
   std::string check_column = check.column;
   if (check_column.empty()) {
@@ -346,7 +349,12 @@ HttpResponse RestService::ApplyCheck(const Route& route, const std::string& row,
   Status s = store_->CheckAndMutate(route.table, row, family, qualifier,
                                     storage::CompareOp::kEqual, value, mutation, &applied);
   if (!s.ok()) return FromStatus(s);
-  if (!applied) return Plain(304, "");
+  if (!applied) {
+    // HBase's 304 carries its text type; the body ("Value not Modified") never goes out.
+    HttpResponse not_modified = Plain(304, "");
+    not_modified.content_type = "text/plain";
+    return not_modified;
+  }
   return Plain(200, "");
 }
 

@@ -158,6 +158,18 @@ TEST_F(RestRowTest, CheckPutRefusesAPutOfAnotherColumnAndALoneCheckCell) {
   EXPECT_EQ(Call("GET", "/t/r/f:a", {kAcceptOctet}).body, "new");
 }
 
+TEST_F(RestRowTest, FailedCheckIs304WithTextTypeAndNoBodyAndACheckOfNoCellIs400) {
+  Put("r", {{"f:a", "old"}});
+  HttpResponse missed = Call("PUT", "/t/r?check=put", {kJsonBody},
+                             CellSet("r", {{"f:a", "new"}, {"f:a", "nope"}}));
+  EXPECT_EQ(missed.status, 304);
+  EXPECT_EQ(missed.content_type, "text/plain");
+  EXPECT_EQ(missed.body, "");
+  HttpResponse none = Call("PUT", "/t/r?check=delete", {kJsonBody}, CellSet("r", {}));
+  EXPECT_EQ(none.status, 400);
+  EXPECT_EQ(none.body.rfind("Bad request\r\njava.lang.IndexOutOfBoundsException", 0), 0u);
+}
+
 TEST_F(RestRowTest, CheckDeleteRemovesTheOtherCellsOrALoneCheckCellsColumn) {
   Put("r", {{"f:a", "a", 5}, {"f:b", "b", 5}, {"f:c", "c", 5}});
   // The path's column plays no part: the cells before the check are what goes.
