@@ -205,13 +205,23 @@ HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route)
   if (rep == Representation::kOctetStream) {
     // One value at the path's row and (smallest) column, or the X- headers'. HBase never reads
     // the path's time here: the cell gets X-Timestamp or the server's clock.
+    // HBase takes the path's first column before it looks at X-Column, so a path without one
+    // fails whatever the headers say.
+    if (spec.columns.empty()) {
+      return BadRequest(
+          "java.lang.ArrayIndexOutOfBoundsException: Index 0 out of bounds for length 0\r\n");
+    }
     CellModel cell;
-    cell.column = spec.columns.empty() ? std::string() : spec.columns[0];
+    cell.column = spec.columns[0];
     if (request.HasHeader("X-Column")) cell.column = request.Header("X-Column");
     if (cell.column.empty()) return BadRequest("Column found to be null.\r\n");
     if (request.HasHeader("X-Timestamp")) {
       int64_t ts = 0;
-      if (!ParseLong(request.Header("X-Timestamp"), &ts)) return BadRequest();
+      const std::string text = request.Header("X-Timestamp");
+      if (!ParseLong(text, &ts)) {
+        return BadRequest("java.lang.NumberFormatException: For input string: \"" + text +
+                          "\"\r\n");
+      }
       cell.timestamp = ts;
     }
     cell.value = request.body;

@@ -191,8 +191,9 @@ TEST_F(RestServiceTest, OctetStreamPutTakesTheColumnFromThePathOrXColumn) {
   CreateTable("t");
   const std::pair<std::string, std::string> binary{"Content-Type", "application/octet-stream"};
   EXPECT_EQ(Call("PUT", "/t/r1/f:a", {binary}, "hello").status, 200);
-  EXPECT_EQ(Call("PUT", "/t/r2", {binary, {"X-Column", "f:b"}, {"X-Timestamp", "7"}}, "x").status,
-            200);
+  EXPECT_EQ(
+      Call("PUT", "/t/r2/f:z", {binary, {"X-Column", "f:b"}, {"X-Timestamp", "7"}}, "x").status,
+      200);
   EXPECT_EQ(Call("GET", "/t/r1/f:a", {{"Accept", "application/octet-stream"}}).body, "hello");
   HttpResponse r2 = Call("GET", "/t/r2/f:b", {{"Accept", "application/octet-stream"}});
   EXPECT_EQ(HeaderOf(r2, "X-Timestamp"), "7");

@@ -129,6 +129,17 @@ TEST_F(RestRowTest, OctetStreamPutIgnoresThePathTimestampAndTakesXTimestamp) {
   EXPECT_EQ(HeaderOf(Call("GET", "/t/r/f:a/100", {kAcceptOctet}), "X-Timestamp"), "77");
 }
 
+TEST_F(RestRowTest, OctetStreamPutNeedsAPathColumnEvenWithXColumnAndADecimalXTimestamp) {
+  HttpResponse no_column = Call("PUT", "/t/r", {kOctetBody, {"X-Column", "f:a"}}, "x");
+  EXPECT_EQ(no_column.status, 400);
+  EXPECT_EQ(no_column.body,
+            "Bad request\r\njava.lang.ArrayIndexOutOfBoundsException: Index 0 out of bounds for "
+            "length 0\r\n");
+  HttpResponse bad_time = Call("PUT", "/t/r/f:a", {kOctetBody, {"X-Timestamp", "abc"}}, "x");
+  EXPECT_EQ(bad_time.body,
+            "Bad request\r\njava.lang.NumberFormatException: For input string: \"abc\"\r\n");
+}
+
 TEST_F(RestRowTest, OctetStreamGetOfAFamilyGivesItsFirstCellAndOfTwoColumnsIs400) {
   Put("r", {{"f:a", "1", 5}, {"f:b", "2", 5}});
   EXPECT_EQ(Call("GET", "/t/r/f", {kAcceptOctet}).body, "1");
