@@ -98,4 +98,37 @@ std::string Base64DecodeLenient(std::string_view text) {
   return out;
 }
 
+bool Base64DecodeJava(std::string_view text, bool url_safe, std::string* out) {
+  out->clear();
+  uint32_t group = 0;
+  int count = 0;
+  size_t i = 0;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '=') break;
+    if (url_safe && (c == '+' || c == '/')) return false;
+    if (url_safe && c == '-') c = '+';
+    if (url_safe && c == '_') c = '/';
+    const int v = Sextet(c);
+    if (v < 0) return false;
+    group = (group << 6) | static_cast<uint32_t>(v);
+    if (++count == 4) {
+      Flush(group, 4, out);
+      group = 0;
+      count = 0;
+    }
+  }
+  if (i < text.size()) {
+    // Padding: exactly what completes the last quad, then nothing.
+    const size_t pads = text.size() - i;
+    if (count < 2 || pads != static_cast<size_t>(4 - count)) return false;
+    for (size_t j = i; j < text.size(); ++j) {
+      if (text[j] != '=') return false;
+    }
+  }
+  if (count == 1) return false;
+  if (count > 1) Flush(group, count, out);
+  return true;
+}
+
 }  // namespace hbemu::server::rest

@@ -19,4 +19,9 @@ bool Base64DecodeStrict(std::string_view text, std::string* out);
 // (HBase stores "!!" as an empty value).
 std::string Base64DecodeLenient(std::string_view text);
 
+// java.util.Base64's decoders, as the gateway reads path keys under "Encoding: b64": the URL-safe
+// alphabet ('-', '_') when `url_safe`, else the standard one; padding optional but, when present,
+// it ends the data; a lone trailing character or any other character is an error.
+bool Base64DecodeJava(std::string_view text, bool url_safe, std::string* out);
+
 }  // namespace hbemu::server::rest

@@ -1,5 +1,7 @@
 #include "server/rest/rest_service.h"
 
+#include "server/rest/jetty_error.h"
+
 #include <utility>
 
 #include "server/gateway/java_exceptions.h"
@@ -73,13 +75,14 @@ HttpResponse FromStatus(const storage::Status& status) {
     case Code::kNoSuchColumnFamily:
       return NotFound(detail);
     case Code::kInvalidArgument:
-    case Code::kDoNotRetry:
     case Code::kIncompatibleFilter:
     case Code::kInvalidFamilyOperation:
     case Code::kConstraint:
     case Code::kTableExists:
     case Code::kNamespaceExists:
       return BadRequest(detail);
+    // Any other IOException (a DoNotRetryIOException such as "Field is not a long") is 503.
+    case Code::kDoNotRetry:
     case Code::kTableNotEnabled:
     case Code::kRegionTooBusy:
     case Code::kResultTooLarge:
@@ -171,7 +174,8 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
     case Endpoint::kUnknown:
       break;
   }
-  return NotFound();
+  // No resource matched: Jersey's 404, written by the container.
+  return JettyError(request, 404, "Not Found");
 }
 
 }  // namespace hbemu::server::rest

@@ -67,10 +67,13 @@ class RestService {
   HttpResponse PutRow(const HttpRequest& request, const Route& route);
   HttpResponse DeleteRow(const HttpRequest& request, const Route& route);
   HttpResponse Multiget(const HttpRequest& request, const Route& route);
-  HttpResponse CheckAndMutate(const std::string& kind, const RowSpec& spec,
-                              const CellSetModel& model, const Route& route);
-  HttpResponse ReadModifyWrite(const std::string& kind, const CellSetModel& model,
-                               const Route& route);
+  HttpResponse CheckAndPut(const CellSetModel& model, const Route& route);
+  HttpResponse CheckAndDelete(const RowSpec& spec, const CellSetModel& model, const Route& route);
+  HttpResponse ApplyCheck(const Route& route, const std::string& row, const std::string& family,
+                          const std::string& qualifier, const std::string& value,
+                          const storage::RowMutation& mutation);
+  HttpResponse ReadModifyWrite(const std::string& kind, const HttpRequest& request,
+                               const RowSpec& spec, const CellSetModel& model, const Route& route);
   static void AppendDeletes(const RowSpec& spec, storage::RowMutation* mutation);
   // scan_handlers.cc
   HttpResponse TableScan(const HttpRequest& request, const Route& route);

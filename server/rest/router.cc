@@ -36,6 +36,12 @@ Endpoint TableEndpoint(std::string_view rest, std::string* scanner_id, bool* ok)
   if (rest.substr(0, 8) == "multiget") return Endpoint::kMultiget;
   if (!rest.empty() && rest.back() == '*') return Endpoint::kTableScan;
   if (rest.empty()) return Endpoint::kUnknown;
+  // A '*' elsewhere is a row path only as a glob followed by columns ("PREFIX*/COLUMNS"):
+  // Jersey matches no resource for "a*b" or "a*/".
+  if (rest.find('*') != std::string_view::npos) {
+    const size_t glob = rest.rfind("*/");
+    if (glob == std::string_view::npos || glob + 2 >= rest.size()) return Endpoint::kUnknown;
+  }
   return Endpoint::kRow;
 }
 

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
 #include "server/limits.h"
@@ -26,13 +27,8 @@ storage::ReadSpec ReadSpecOf(const RowSpec& spec) {
       read.columns.AddFamily(family);
     }
   }
-  if (spec.has_timestamp) {
-    read.time_range.min = spec.timestamp;
-    read.time_range.max = spec.timestamp == INT64_MAX ? INT64_MAX : spec.timestamp + 1;
-  } else {
-    read.time_range.min = spec.start_time;
-    read.time_range.max = spec.end_time;
-  }
+  read.time_range.min = spec.start_time;
+  read.time_range.max = spec.end_time;
   read.max_versions = spec.max_versions;
   return read;
 }
@@ -68,6 +64,86 @@ bool ParseLong(const std::string& text, int64_t* out) {
   return true;
 }
 
+// The key encoding of a request: the Encoding header, else the ?e parameter; nullptr for none.
+const std::string* KeyEncodingOf(const HttpRequest& request, const Route& route,
+                                 std::string* storage) {
+  if (request.HasHeader("Encoding")) {
+    *storage = request.Header("Encoding");
+    return storage;
+  }
+  return route.Param("e");
+}
+
+// "Bad request: WHAT", HBase's texts for a malformed check or CellSet.
+HttpResponse BadRequestSaying(const std::string& what) { return Plain(400, "Bad request: " + what); }
+
+// HBase's row get (and range scan) swallows a DoNotRetryIOException (missing table or family, disabled table,
+// bad argument) and answers as for a missing row.
+bool GetReadsAsNothing(const Status& status) {
+  using Code = Status::Code;
+  switch (status.code()) {
+    case Code::kTableNotFound:
+    case Code::kNoSuchColumnFamily:
+    case Code::kDoNotRetry:
+    case Code::kTableNotEnabled:
+    case Code::kInvalidArgument:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// HBase builds the row resource before it runs, so a path it cannot read fails inside its
+// container: 500.
+HttpResponse SpecRefused(const HttpRequest& request) {
+  return JettyError(request, 500, "Request failed.");
+}
+
+bool ParseSpecOf(const HttpRequest& request, const Route& route, RowSpec* spec,
+                 std::string* error) {
+  std::string encoding;
+  return ParseRowSpec(route, KeyEncodingOf(request, route, &encoding), spec, error);
+}
+
+// The cells a row path names: one row by a get, or [row, end_row) by a scan.
+Status ReadSpecRows(storage::Store* store, const std::string& table, const RowSpec& spec,
+                    std::vector<storage::RowResult>* rows, bool* too_large) {
+  const storage::ReadSpec read = ReadSpecOf(spec);
+  *too_large = false;
+  if (!spec.has_end_row) {
+    storage::RowResult result;
+    Status s = store->Get(table, spec.row, read, &result);
+    if (!s.ok()) return s;
+    if (!result.cells.empty()) {
+      result.row = spec.row;
+      rows->push_back(std::move(result));
+    }
+    return Status::OK();
+  }
+  storage::ScanSpec scan;
+  scan.start_row = spec.row;
+  scan.stop_row = spec.end_row;
+  scan.read = read;
+  std::unique_ptr<storage::Scanner> scanner;
+  Status s = store->OpenScanner(table, scan, &scanner);
+  if (!s.ok()) return s;
+  size_t bytes = 0;
+  while (true) {
+    std::vector<storage::RowResult> batch;
+    s = scanner->Next(100, &batch);
+    if (!s.ok()) return s;
+    if (batch.empty()) return Status::OK();
+    for (auto& row : batch) {
+      bytes += RowBytes(row);
+      if (bytes > ResultBudget()) {
+        *too_large = true;
+        return Status::OK();
+      }
+      rows->push_back(std::move(row));
+    }
+  }
+}
+
 }  // namespace
 
 HttpResponse RestService::Row(const HttpRequest& request, const Route& route) {
@@ -84,81 +160,68 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
   const std::string* chosen = &negotiated->content_type;
   RowSpec spec;
   std::string error;
-  if (!ParseRowSpec(route, request.Header("Encoding") == "b64", &spec, &error)) {
-    return BadRequest(error + "\r\n");
+  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
+  const bool one_value = negotiated->representation == Representation::kOctetStream;
+  if (one_value && spec.columns.size() != 1) {
+    // HBase's text names the types its other GET produces.
+    return Plain(400,
+                 "Bad request: Default 'GET' method only works if there is exactly 1 column in "
+                 "the row. Using the 'Accept' header with one of these formats lets you retrieve "
+                 "the entire row if it has multiple columns: text/xml, application/json, "
+                 "application/x-protobuf, application/protobuf\r\n");
   }
-  const storage::ReadSpec read = ReadSpecOf(spec);
-  if (negotiated->representation == Representation::kOctetStream) {
-    // One value: the newest cell of the one column named.
-    std::string family;
-    std::string qualifier;
-    if (spec.prefix || spec.columns.size() != 1 ||
-        !SplitColumn(spec.columns[0], &family, &qualifier)) {
-      return BadRequest();
-    }
-    storage::RowResult result;
-    Status s = store_->Get(route.table, spec.row, read, &result);
-    if (!s.ok()) return FromStatus(s);
-    if (result.cells.empty()) return NotFound();
-    HttpResponse response = Ok(std::string(kOctetStream), result.cells.front().value);
-    response.headers.emplace_back("X-Timestamp", std::to_string(result.cells.front().timestamp));
+  if (spec.max_versions < 1) {
+    // HBase's Get refuses it when the read runs, as an IOException.
+    return Unavailable("java.io.IOException: versions must be positive\r\n");
+  }
+  std::vector<storage::RowResult> rows;
+  bool too_large = false;
+  Status s = ReadSpecRows(store_, route.table, spec, &rows, &too_large);
+  // A get HBase cannot do (missing table or family) reads as nothing found.
+  if (!s.ok() && GetReadsAsNothing(s)) return NotFound();
+  if (!s.ok()) return FromStatus(s);
+  if (too_large) return Unavailable("the rows found exceed result_bytes\r\n");
+  if (rows.empty()) return NotFound();
+  if (one_value) {
+    // The first cell found, with only its timestamp as a header.
+    const storage::Cell& cell = rows.front().cells.front();
+    HttpResponse response = Ok(std::string(kOctetStream), cell.value);
+    response.headers.emplace_back("X-Timestamp", std::to_string(cell.timestamp));
     return response;
   }
-  const Representation rep = negotiated->representation;
   CellSetModel cells;
-  if (spec.prefix) {
-    storage::ScanSpec scan;
-    scan.start_row = spec.row;
-    scan.row_prefix = spec.row;
-    scan.read = read;
-    std::unique_ptr<storage::Scanner> scanner;
-    Status s = store_->OpenScanner(route.table, scan, &scanner);
-    if (!s.ok()) return FromStatus(s);
-    size_t bytes = 0;
-    while (true) {
-      std::vector<storage::RowResult> rows;
-      s = scanner->Next(100, &rows);
-      if (!s.ok()) return FromStatus(s);
-      if (rows.empty()) break;
-      for (const auto& row : rows) {
-        bytes += RowBytes(row);
-        if (bytes > ResultBudget()) return Unavailable("the rows found exceed result_bytes\r\n");
-        cells.rows.push_back(ToRowModel(row));
-      }
-    }
-  } else {
-    storage::RowResult result;
-    Status s = store_->Get(route.table, spec.row, read, &result);
-    if (!s.ok()) return FromStatus(s);
-    if (!result.cells.empty()) {
-      result.row = spec.row;
-      cells.rows.push_back(ToRowModel(result));
-    }
-  }
-  if (cells.rows.empty()) return NotFound();
-  return Ok(*chosen, Encode(rep, cells));
+  for (const auto& row : rows) cells.rows.push_back(ToRowModel(row));
+  return Ok(*chosen, Encode(negotiated->representation, cells));
 }
 
 HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route) {
   RowSpec spec;
   std::string error;
-  if (!ParseRowSpec(route, request.Header("Encoding") == "b64", &spec, &error)) {
-    return BadRequest(error + "\r\n");
-  }
+  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
   Representation rep;
   HttpResponse refusal;
   if (!ChooseRequest(request, &rep, &refusal)) return refusal;
   CellSetModel model;
   if (rep == Representation::kOctetStream) {
-    // One value; the row, column and time from the X- headers or else the path.
+    // One value at the path's row and (smallest) column, or the X- headers'. HBase never reads
+    // the path's time here: the cell gets X-Timestamp or the server's clock.
+    // HBase takes the path's first column before it looks at X-Column, so a path without one
+    // fails whatever the headers say.
+    if (spec.columns.empty()) {
+      return BadRequest(
+          "java.lang.ArrayIndexOutOfBoundsException: Index 0 out of bounds for length 0\r\n");
+    }
     CellModel cell;
-    cell.column = spec.columns.empty() ? std::string() : spec.columns[0];
+    cell.column = spec.columns[0];
     if (request.HasHeader("X-Column")) cell.column = request.Header("X-Column");
     if (cell.column.empty()) return BadRequest("Column found to be null.\r\n");
-    if (spec.has_timestamp) cell.timestamp = spec.timestamp;
     if (request.HasHeader("X-Timestamp")) {
       int64_t ts = 0;
-      if (!ParseLong(request.Header("X-Timestamp"), &ts)) return BadRequest();
+      const std::string text = request.Header("X-Timestamp");
+      if (!ParseLong(text, &ts)) {
+        return BadRequest("java.lang.NumberFormatException: For input string: \"" + text +
+                          "\"\r\n");
+      }
       cell.timestamp = ts;
     }
     cell.value = request.body;
@@ -172,28 +235,36 @@ HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route)
       return decoded.http_status() == 400 ? BadRequest() : Plain(decoded.http_status(), "");
     }
   }
-  // Rows and columns the body leaves out come from the path.
+  // Rows the body leaves out are the path's; check=put and check=delete read cell columns as
+  // given (they name the columns themselves).
   for (RowModel& row : model.rows) {
     if (row.key.empty()) row.key = spec.row;
-    for (CellModel& cell : row.cells) {
-      if (cell.column.empty() && !spec.columns.empty()) cell.column = spec.columns[0];
-    }
   }
   const std::string* check = route.Param("check");
   if (check != nullptr && !check->empty()) {
     std::string kind = *check;
     std::transform(kind.begin(), kind.end(), kind.begin(), ::tolower);
-    if (kind == "put" || kind == "delete") return CheckAndMutate(kind, spec, model, route);
-    if (kind == "append" || kind == "increment") return ReadModifyWrite(kind, model, route);
+    if (kind == "put") return CheckAndPut(model, route);
+    if (kind == "delete") return CheckAndDelete(spec, model, route);
+    if (kind == "append" || kind == "increment") {
+      return ReadModifyWrite(kind, request, spec, model, route);
+    }
     return Plain(400, "Invalid check value '" + *check + "'\r\n");
   }
   std::vector<storage::RowMutation> mutations;
   for (const RowModel& row : model.rows) {
     storage::RowMutation mutation;
     mutation.row = row.key;
+    size_t next_path_column = 0;
     for (const CellModel& cell : row.cells) {
+      // A cell without a column takes the path's columns in turn.
+      std::string column = cell.column;
+      if (column.empty() && next_path_column < spec.columns.size()) {
+        column = spec.columns[next_path_column++];
+      }
+      if (column.empty()) return BadRequest("Column found to be null.\r\n");
       storage::ColumnMutation put;
-      if (!SplitColumn(cell.column, &put.family, &put.qualifier)) return BadRequest();
+      if (!SplitColumn(column, &put.family, &put.qualifier)) return BadRequest();
       put.timestamp = cell.timestamp.value_or(storage::kLatestTimestamp);
       put.value = cell.value;
       mutation.mutations.push_back(std::move(put));
@@ -206,79 +277,177 @@ HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route)
   return Plain(200, "");
 }
 
-// check=put and check=delete: the body's last cell is the value to compare; a put applies the
-// other cells, a delete what the path names (the row, or its columns).
-HttpResponse RestService::CheckAndMutate(const std::string& kind, const RowSpec& spec,
-                                         const CellSetModel& model, const Route& route) {
-  if (model.rows.size() != 1 || model.rows[0].cells.empty()) return BadRequest();
+// check=put: the body's last cell is the (column, value) to compare; another cell must write
+// that same column; every other cell is put with it.
+HttpResponse RestService::CheckAndPut(const CellSetModel& model, const Route& route) {
+  if (model.rows.size() != 1) return BadRequestSaying("Number of rows specified is not 1.\r\n");
   const RowModel& row = model.rows[0];
+  if (row.key.empty() || row.cells.size() <= 1) {
+    return BadRequestSaying("Either row key is null or no data found for columns specified.\r\n");
+  }
   const CellModel& check = row.cells.back();
   std::string family;
   std::string qualifier;
-  if (!SplitColumn(check.column, &family, &qualifier)) return BadRequest();
+  if (!SplitColumn(check.column, &family, &qualifier) || qualifier.empty()) {
+    return BadRequestSaying("Column incorrectly specified.\r\n");
+  }
   storage::RowMutation mutation;
   mutation.row = row.key;
-  if (kind == "put") {
-    if (row.cells.size() < 2) return BadRequest();
-    for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
-      storage::ColumnMutation put;
-      if (!SplitColumn(row.cells[i].column, &put.family, &put.qualifier)) return BadRequest();
-      put.timestamp = row.cells[i].timestamp.value_or(storage::kLatestTimestamp);
-      put.value = row.cells[i].value;
-      mutation.mutations.push_back(std::move(put));
-    }
-  } else {
-    AppendDeletes(spec, &mutation);
+  bool column_put = false;
+  for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
+    const CellModel& cell = row.cells[i];
+    if (cell.column.empty()) return BadRequestSaying("Column found to be null.\r\n");
+    storage::ColumnMutation put;
+    if (!SplitColumn(cell.column, &put.family, &put.qualifier)) return BadRequest();
+    put.timestamp = cell.timestamp.value_or(storage::kLatestTimestamp);
+    put.value = cell.value;
+    mutation.mutations.push_back(std::move(put));
+    if (cell.column == check.column) column_put = true;
   }
+  if (!column_put) return BadRequestSaying("The column to put and check do not match.\r\n");
+  return ApplyCheck(route, row.key, family, qualifier, check.value, mutation);
+}
+
+// check=delete: the last cell is the check; the cells before it are what goes (a family, or
+// one version of a column); alone, the check deletes its own column (every version). The path's
+// columns only stand in for a check cell without a column.
+HttpResponse RestService::CheckAndDelete(const RowSpec& spec, const CellSetModel& model,
+                                         const Route& route) {
+  using storage::MutationType;
+  if (model.rows.size() != 1) return BadRequestSaying("Number of rows specified is not 1.\r\n");
+  const RowModel& row = model.rows[0];
+  if (row.key.empty()) return BadRequestSaying("Row key found to be null.\r\n");
+  if (row.cells.empty()) {
+    // HBase reads the last cell of none.
+    return BadRequest("java.lang.IndexOutOfBoundsException: Index -1 out of bounds for length 0\r\n");
+  }
+  const CellModel& check = row.cells.back();
+  std::string check_column = check.column;
+  if (check_column.empty()) {
+    if (spec.columns.empty()) return BadRequestSaying("Column not specified for check.\r\n");
+    check_column = spec.columns[0];
+  }
+  storage::RowMutation mutation;
+  mutation.row = row.key;
+  for (size_t i = 0; i + 1 < row.cells.size(); ++i) {
+    const CellModel& cell = row.cells[i];
+    if (cell.column.empty()) return BadRequestSaying("Column found to be null.\r\n");
+    storage::ColumnMutation del;
+    del.timestamp = cell.timestamp.value_or(storage::kLatestTimestamp);
+    del.type = SplitColumn(cell.column, &del.family, &del.qualifier) ? MutationType::kDeleteVersion
+                                                                     : MutationType::kDeleteFamily;
+    mutation.mutations.push_back(std::move(del));
+  }
+  std::string family;
+  std::string qualifier;
+  if (!SplitColumn(check_column, &family, &qualifier)) {
+    return BadRequestSaying("Column to check incorrectly specified.\r\n");
+  }
+  if (row.cells.size() == 1) {
+    mutation.mutations.push_back(
+        {MutationType::kDeleteColumn, family, qualifier, storage::kLatestTimestamp, ""});
+  }
+  return ApplyCheck(route, row.key, family, qualifier, check.value, mutation);
+}
+
+// 200 when the check matched and the mutation was applied, 304 when it did not.
+HttpResponse RestService::ApplyCheck(const Route& route, const std::string& row,
+                                     const std::string& family, const std::string& qualifier,
+                                     const std::string& value,
+                                     const storage::RowMutation& mutation) {
   bool applied = false;
-  Status s = store_->CheckAndMutate(route.table, row.key, family, qualifier,
-                                    storage::CompareOp::kEqual, check.value, mutation, &applied);
+  Status s = store_->CheckAndMutate(route.table, row, family, qualifier,
+                                    storage::CompareOp::kEqual, value, mutation, &applied);
   if (!s.ok()) return FromStatus(s);
-  if (!applied) return Plain(304, "");
+  if (!applied) {
+    // HBase's 304 carries its text type; the body ("Value not Modified") never goes out.
+    HttpResponse not_modified = Plain(304, "");
+    not_modified.content_type = "text/plain";
+    return not_modified;
+  }
   return Plain(200, "");
 }
 
 // check=append and check=increment: each cell's value is appended, or added as a decimal
-// number; the answer is the new cells.
-HttpResponse RestService::ReadModifyWrite(const std::string& kind, const CellSetModel& model,
+// number. HBase answers 200 with no body unless ?rr=true asks for the result: then append
+// answers the new cells and increment (as HBase does) the request's own cells.
+HttpResponse RestService::ReadModifyWrite(const std::string& kind, const HttpRequest& request,
+                                          const RowSpec& spec, const CellSetModel& model,
                                           const Route& route) {
-  if (model.rows.size() != 1) return BadRequest();
+  if (model.rows.size() != 1) return BadRequestSaying("Number of rows specified is not 1.\r\n");
   const RowModel& row = model.rows[0];
+  if (row.key.empty()) return BadRequestSaying("Row key found to be null.\r\n");
+  std::vector<std::pair<std::string, std::string>> columns;  // (family, qualifier)
+  size_t next_path_column = 0;
+  for (const CellModel& cell : row.cells) {
+    std::string column = cell.column;
+    if (column.empty() && next_path_column < spec.columns.size()) {
+      column = spec.columns[next_path_column++];
+    }
+    if (column.empty()) return BadRequestSaying("Column found to be null.\r\n");
+    std::string family;
+    std::string qualifier;
+    if (!SplitColumn(column, &family, &qualifier)) {
+      return BadRequestSaying("Column incorrectly specified.\r\n");
+    }
+    columns.emplace_back(std::move(family), std::move(qualifier));
+  }
   std::vector<storage::Cell> result;
   Status s;
   if (kind == "append") {
     std::vector<storage::ColumnAppend> appends;
-    for (const CellModel& cell : row.cells) {
+    for (size_t i = 0; i < row.cells.size(); ++i) {
       storage::ColumnAppend append;
-      if (!SplitColumn(cell.column, &append.family, &append.qualifier)) return BadRequest();
-      append.value = cell.value;
+      append.family = columns[i].first;
+      append.qualifier = columns[i].second;
+      append.value = row.cells[i].value;
       appends.push_back(std::move(append));
     }
     s = store_->Append(route.table, row.key, appends, &result);
   } else {
     std::vector<storage::ColumnIncrement> increments;
-    for (const CellModel& cell : row.cells) {
+    for (size_t i = 0; i < row.cells.size(); ++i) {
       storage::ColumnIncrement increment;
-      if (!SplitColumn(cell.column, &increment.family, &increment.qualifier)) return BadRequest();
-      if (!ParseLong(cell.value, &increment.amount)) {
-        return BadRequest("java.lang.NumberFormatException: For input string: \"" + cell.value +
-                          "\"\r\n");
+      increment.family = columns[i].first;
+      increment.qualifier = columns[i].second;
+      if (!ParseLong(row.cells[i].value, &increment.amount)) {
+        return BadRequest("java.lang.NumberFormatException: For input string: \"" +
+                          row.cells[i].value + "\"\r\n");
       }
       increments.push_back(std::move(increment));
     }
     s = store_->Increment(route.table, row.key, increments, &result);
   }
   if (!s.ok()) return FromStatus(s);
-  storage::RowResult answer{row.key, std::move(result), false};
+  const std::string* rr = route.Param("rr");
+  std::string wanted = rr == nullptr ? "" : *rr;
+  std::transform(wanted.begin(), wanted.end(), wanted.begin(), ::tolower);
+  if (wanted != "true") return Plain(200, "");
+  if (result.empty()) return Plain(304, "");
   CellSetModel cells;
-  cells.rows.push_back(ToRowModel(answer));
-  HttpResponse response = Ok("application/json", Encode(Representation::kJson, cells));
-  return response;
+  if (kind == "append") {
+    storage::RowResult answer{row.key, std::move(result), false};
+    cells.rows.push_back(ToRowModel(answer));
+  } else {
+    // The request's cells, with HBase's "latest" timestamp where they gave none.
+    RowModel echo = row;
+    for (CellModel& cell : echo.cells) {
+      if (!cell.timestamp) cell.timestamp = storage::kLatestTimestamp;
+    }
+    cells.rows.push_back(std::move(echo));
+  }
+  std::string type;
+  Representation rep;
+  HttpResponse refusal;
+  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  return Ok(type, Encode(rep, cells));
 }
 
+// HBase's Delete of a path: the row, families or columns named, every version or, with a
+// "/TS" time, every version up to TS. A range or glob deletes its first row only.
 void RestService::AppendDeletes(const RowSpec& spec, storage::RowMutation* mutation) {
   using storage::MutationType;
-  const int64_t ts = spec.has_timestamp ? spec.timestamp : storage::kLatestTimestamp;
+  const int64_t ts = spec.HasTimestamp() ? spec.end_time : storage::kLatestTimestamp;
   if (spec.columns.empty()) {
     mutation->mutations.push_back({MutationType::kDeleteRow, "", "", ts, ""});
     return;
@@ -286,12 +455,8 @@ void RestService::AppendDeletes(const RowSpec& spec, storage::RowMutation* mutat
   for (const std::string& column : spec.columns) {
     storage::ColumnMutation del;
     del.timestamp = ts;
-    if (SplitColumn(column, &del.family, &del.qualifier)) {
-      // With a timestamp HBase deletes that one version, without one every version.
-      del.type = spec.has_timestamp ? MutationType::kDeleteVersion : MutationType::kDeleteColumn;
-    } else {
-      del.type = MutationType::kDeleteFamily;
-    }
+    del.type = SplitColumn(column, &del.family, &del.qualifier) ? MutationType::kDeleteColumn
+                                                                : MutationType::kDeleteFamily;
     mutation->mutations.push_back(std::move(del));
   }
 }
@@ -299,9 +464,7 @@ void RestService::AppendDeletes(const RowSpec& spec, storage::RowMutation* mutat
 HttpResponse RestService::DeleteRow(const HttpRequest& request, const Route& route) {
   RowSpec spec;
   std::string error;
-  if (!ParseRowSpec(route, request.Header("Encoding") == "b64", &spec, &error)) {
-    return BadRequest(error + "\r\n");
-  }
+  if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
   storage::RowMutation mutation;
   mutation.row = spec.row;
   AppendDeletes(spec, &mutation);
@@ -310,56 +473,47 @@ HttpResponse RestService::DeleteRow(const HttpRequest& request, const Route& rou
   return Plain(200, "");
 }
 
-// /T/multiget?row=R1&row=R2[&v=N]: the rows found, in the order asked; 404 when none is.
+// /T/multiget?row=R1&row=R2[&v=N]: the rows found, in the order asked; 404 "No rows found."
+// when none is. Each row value is a row path of its own ("ROW[/COLUMNS[/TIME]]"), read as the
+// row resource reads one (URL-decoded again, base64 under the key encoding).
 HttpResponse RestService::Multiget(const HttpRequest& request, const Route& route) {
   std::string type;
   Representation rep;
   HttpResponse refusal;
   if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
-  storage::ReadSpec read;
+  int32_t max_versions = 1;
   if (const std::string* versions = route.Param("v")) {
     int64_t v = 0;
-    if (!ParseLong(*versions, &v) || v < 1 || v > INT32_MAX) return BadRequest();
-    read.max_versions = static_cast<int32_t>(v);
+    if (!ParseLong(*versions, &v) || v < INT32_MIN || v > INT32_MAX) {
+      return SpecRefused(request);
+    }
+    max_versions = static_cast<int32_t>(v);
   }
-  const bool b64 = request.Header("Encoding") == "b64";
-  CellSetModel cells;
-  size_t bytes = 0;
+  std::string encoding_storage;
+  const std::string* encoding = KeyEncodingOf(request, route, &encoding_storage);
+  std::vector<RowSpec> specs;
   for (const std::string& param : route.Params("row")) {
-    // A row may name columns after a '/', as a row path does. The query value is decoded
-    // already.
+    Route row_route;
+    row_route.row_spec = param;
     RowSpec spec;
     std::string error;
-    spec.row = param;
-    std::string columns_part;
-    const size_t slash = param.find('/');
-    if (slash != std::string::npos) {
-      spec.row = param.substr(0, slash);
-      columns_part = param.substr(slash + 1);
+    if (param.empty() || !ParseRowSpec(row_route, encoding, &spec, &error)) {
+      return SpecRefused(request);
     }
-    if (b64) {
-      Route encoded;
-      encoded.row_spec = spec.row;
-      RowSpec decoded;
-      if (!ParseRowSpec(encoded, true, &decoded, &error)) return BadRequest();
-      spec.row = decoded.row;
-    }
-    storage::ReadSpec row_read = read;
-    size_t begin = 0;
-    while (begin < columns_part.size()) {
-      size_t end = columns_part.find(',', begin);
-      if (end == std::string::npos) end = columns_part.size();
-      std::string family;
-      std::string qualifier;
-      if (SplitColumn(columns_part.substr(begin, end - begin), &family, &qualifier)) {
-        row_read.columns.AddColumn(family, qualifier);
-      } else if (!family.empty()) {
-        row_read.columns.AddFamily(family);
-      }
-      begin = end + 1;
-    }
+    spec.max_versions = max_versions;
+    specs.push_back(std::move(spec));
+  }
+  if (max_versions < 1 && !specs.empty()) {
+    return Unavailable("java.io.IOException: versions must be positive\r\n");
+  }
+  CellSetModel cells;
+  size_t bytes = 0;
+  for (const RowSpec& spec : specs) {
     storage::RowResult result;
-    Status s = store_->Get(route.table, spec.row, row_read, &result);
+    Status s = store_->Get(route.table, spec.row, ReadSpecOf(spec), &result);
+    // HBase swallows a DoNotRetryIOException of the batch (a missing family), is left with no
+    // results at all and fails in its container.
+    if (!s.ok() && GetReadsAsNothing(s)) return SpecRefused(request);
     if (!s.ok()) return FromStatus(s);
     if (result.cells.empty()) continue;
     result.row = spec.row;
@@ -367,7 +521,7 @@ HttpResponse RestService::Multiget(const HttpRequest& request, const Route& rout
     if (bytes > ResultBudget()) return Unavailable("the rows found exceed result_bytes\r\n");
     cells.rows.push_back(ToRowModel(result));
   }
-  if (cells.rows.empty()) return NotFound();
+  if (cells.rows.empty()) return Plain(404, "No rows found.\r\n");
   return Ok(type, Encode(rep, cells));
 }
 

@@ -40,6 +40,10 @@ TEST(RestRouterTest, TablePathsReachSchemaRegionsExistsMultigetScansAndRows) {
   ASSERT_NE(row.Param("v"), nullptr);
   EXPECT_EQ(*row.Param("v"), "2");
   EXPECT_EQ(ParseTarget("/t").endpoint, Endpoint::kUnknown);
+  // A '*' inside a row path is a glob only when columns follow it.
+  EXPECT_EQ(ParseTarget("/t/a*/f").endpoint, Endpoint::kRow);
+  EXPECT_EQ(ParseTarget("/t/a*b").endpoint, Endpoint::kUnknown);
+  EXPECT_EQ(ParseTarget("/t/a*/").endpoint, Endpoint::kUnknown);
 }
 
 TEST(RestRouterTest, MalformedEscapesRouteNowhere) {
@@ -50,37 +54,6 @@ TEST(RestRouterTest, MalformedEscapesRouteNowhere) {
 TEST(RestRouterTest, QueryValuesAreDecodedWithPlusAsSpaceAndRepeatsKept) {
   Route route = ParseTarget("/t/multiget?row=a+b&row=c%26d");
   EXPECT_EQ(route.Params("row"), (std::vector<std::string>{"a b", "c&d"}));
-}
-
-TEST(RestRowSpecTest, RowColumnsAndOneTimestampAreSplitBeforeDecoding) {
-  Route route = ParseTarget("/t/r%2F1/f:a,g/42?v=3");
-  RowSpec spec;
-  std::string error;
-  ASSERT_TRUE(ParseRowSpec(route, false, &spec, &error)) << error;
-  EXPECT_EQ(spec.row, "r/1");
-  EXPECT_EQ(spec.columns, (std::vector<std::string>{"f:a", "g"}));
-  EXPECT_TRUE(spec.has_timestamp);
-  EXPECT_EQ(spec.timestamp, 42);
-  EXPECT_EQ(spec.max_versions, 3);
-}
-
-TEST(RestRowSpecTest, TimeRangeAndSuffixGlobAndBase64Keys) {
-  RowSpec range;
-  std::string error;
-  ASSERT_TRUE(ParseRowSpec(ParseTarget("/t/r/f/10,20"), false, &range, &error));
-  EXPECT_FALSE(range.has_timestamp);
-  EXPECT_EQ(range.start_time, 10);
-  EXPECT_EQ(range.end_time, 20);
-  RowSpec glob;
-  ASSERT_TRUE(ParseRowSpec(ParseTarget("/t/pre*/f"), false, &glob, &error));
-  EXPECT_TRUE(glob.prefix);
-  EXPECT_EQ(glob.row, "pre");
-  RowSpec b64;
-  ASSERT_TRUE(ParseRowSpec(ParseTarget("/t/cjE="), true, &b64, &error));
-  EXPECT_EQ(b64.row, "r1");
-  RowSpec bad;
-  EXPECT_FALSE(ParseRowSpec(ParseTarget("/t/r/f/notanumber"), false, &bad, &error));
-  EXPECT_FALSE(ParseRowSpec(ParseTarget("/t/r?v=0"), false, &bad, &error));
 }
 
 }  // namespace
