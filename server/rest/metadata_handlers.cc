@@ -259,6 +259,7 @@ HttpResponse RestService::Schema(const HttpRequest& request, const Route& route)
 }
 
 // PUT replaces the schema of an existing table, POST adds to it; both create a missing table.
+// HBase answers a replacement as it answers a creation (201 and a Location), an addition 200.
 HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& route) {
   Representation rep;
   HttpResponse refusal;
@@ -277,6 +278,8 @@ HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& rou
   }
   if (request.method == "PUT") {
     s = store_->ModifyTable(route.table, spec);
+    if (!s.ok()) return FromStatus(s);
+    return Created(request);
   } else {
     for (auto& family : spec.families) {
       s = existing->FindFamily(family.name) != nullptr ? store_->ModifyFamily(route.table, family)
