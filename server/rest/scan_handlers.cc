@@ -1,10 +1,13 @@
-// The stateless scan: GET /T/PREFIX* with its query parameters, answered as one CellSet.
+// The stateless scan: GET /T/PREFIX* with its query parameters, answered as one CellSet (XML,
+// JSON) or a stream of length-prefixed CellSets (protobuf).
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
+#include "server/rest/scan_stream.h"
 #include "storage/filter_parser.h"
 #include "server/limits.h"
 #include "storage/store.h"
@@ -51,19 +54,21 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   int64_t end_time = INT64_MAX;
   int64_t max_versions = 1;
   int64_t batch = 0;
-  int64_t limit = 0;
+  // HBase's limit counts results, and with a batch size a row comes as several results: the
+  // door counts them here rather than letting the store count rows. Zero or less: none.
+  int64_t limit = INT32_MAX;
   if (!NumberParam(route, "starttime", 0, &start_time) ||
       !NumberParam(route, "endtime", INT64_MAX, &end_time) ||
       !NumberParam(route, "maxversions", 1, &max_versions) ||
-      !NumberParam(route, "batchsize", 0, &batch) || !NumberParam(route, "limit", 0, &limit) ||
-      max_versions < 1 || max_versions > INT32_MAX || batch < 0 || batch > INT32_MAX ||
-      limit < 0 || limit > INT32_MAX) {
+      !NumberParam(route, "batchsize", 0, &batch) ||
+      !NumberParam(route, "limit", INT32_MAX, &limit) || max_versions < 1 ||
+      max_versions > INT32_MAX || batch < 0 || batch > INT32_MAX || limit < INT32_MIN ||
+      limit > INT32_MAX) {
     return BadRequest();
   }
   scan.read.time_range = {start_time, end_time};
   scan.read.max_versions = static_cast<int32_t>(max_versions);
   scan.batch = static_cast<int32_t>(batch);
-  scan.limit = static_cast<int32_t>(limit);
   if (const std::string* reversed = route.Param("reversed")) scan.reversed = *reversed == "true";
   // The store starts (or, reversed, ends) a prefix scan at the prefix itself.
   if (!prefix.empty()) scan.row_prefix = prefix;
@@ -90,9 +95,10 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   CellSetModel cells;
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
   size_t bytes = 0;
-  while (true) {
+  while (static_cast<int64_t>(cells.rows.size()) < limit) {
     std::vector<storage::RowResult> rows;
-    s = scanner->Next(100, &rows);
+    const int64_t wanted = limit - static_cast<int64_t>(cells.rows.size());
+    s = scanner->Next(static_cast<size_t>(std::min<int64_t>(100, wanted)), &rows);
     if (!s.ok()) return FromStatus(s);
     if (rows.empty()) break;
     for (const auto& row : rows) {
@@ -107,6 +113,7 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
       cells.rows.push_back(std::move(model));
     }
   }
+  if (rep == Representation::kProtobuf) return Ok(type, EncodeCellSetStream(cells.rows, limit));
   return Ok(type, Encode(rep, cells));
 }
 

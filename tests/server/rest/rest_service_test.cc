@@ -4,6 +4,7 @@
 
 #include "server/gateway/rest_counters.h"
 #include "server/rest/base64.h"
+#include "server/rest/model_protobuf.h"
 #include "server/rest/rest_server.h"
 #include "storage/clock.h"
 #include "storage/store.h"
@@ -161,6 +162,18 @@ TEST_F(RestServiceTest, SchemaPostAddsAFamilyToAnExistingTable) {
   EXPECT_NE(table->FindFamily("g"), nullptr);
 }
 
+TEST_F(RestServiceTest, SchemaPutReplacesAnExistingTableAndAnswersCreatedLikeACreation) {
+  CreateTable("t");
+  HttpResponse replaced = Call("PUT", "/t/schema", {kJsonBody},
+                               "{\"name\":\"t\",\"ColumnSchema\":[{\"name\":\"g\"}]}");
+  EXPECT_EQ(replaced.status, 201);
+  EXPECT_EQ(HeaderOf(replaced, "Location"), "http://localhost:8080/t/schema");
+  std::shared_ptr<const storage::TableDescriptor> table;
+  ASSERT_TRUE(store_->DescribeTable("t", &table).ok());
+  EXPECT_EQ(table->FindFamily("f"), nullptr);
+  EXPECT_NE(table->FindFamily("g"), nullptr);
+}
+
 TEST_F(RestServiceTest, RegionsNameTheTableRegionsAndTheirServer) {
   CreateTable("t");
   HttpResponse response = Call("GET", "/t/regions", {kAcceptJson});
@@ -313,6 +326,41 @@ TEST_F(RestServiceTest, StatelessScanAnswersEmptySetsAndFailsLikeHBase) {
   EXPECT_EQ(Call("GET", "/nosuch/*", {kAcceptJson}).status, 500);
   EXPECT_EQ(Call("GET", "/t/*?filter=Bogus(", {kAcceptJson}).status, 500);
   EXPECT_EQ(Call("GET", "/t/*?limit=x", {kAcceptJson}).status, 400);
+}
+
+TEST_F(RestServiceTest, StatelessScanLimitCountsTheBatchedPiecesOfARow) {
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, JsonCell("r1", "f:a", "1")).status, 200);
+  ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, JsonCell("r1", "f:b", "2")).status, 200);
+  ASSERT_EQ(Call("PUT", "/t/r2", {kJsonBody}, JsonCell("r2", "f:a", "3")).status, 200);
+  HttpResponse pieces = Call("GET", "/t/*?batchsize=1&limit=2", {kAcceptJson});
+  EXPECT_EQ(pieces.body,
+            "{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Zjph\",\"timestamp\":1000,"
+            "\"$\":\"MQ==\"}]},{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Zjpi\","
+            "\"timestamp\":1000,\"$\":\"Mg==\"}]}]}");
+  EXPECT_EQ(Call("GET", "/t/*?limit=0", {kAcceptJson}).body, "{\"Row\":[]}");
+}
+
+TEST_F(RestServiceTest, StatelessProtobufScanIsAStreamOfLengthPrefixedCellSets) {
+  CreateTable("t");
+  for (int i = 0; i < 12; ++i) {
+    const std::string row = "r" + std::to_string(10 + i);
+    ASSERT_EQ(Call("PUT", "/t/" + row, {kJsonBody}, JsonCell(row, "f:a", "v")).status, 200);
+  }
+  HttpResponse stream = Call("GET", "/t/*", {{"Accept", "application/x-protobuf"}});
+  EXPECT_EQ(stream.status, 200);
+  std::vector<size_t> chunks;
+  for (size_t at = 0; at + 2 <= stream.body.size();) {
+    const size_t length = (static_cast<uint8_t>(stream.body[at]) << 8) |
+                          static_cast<uint8_t>(stream.body[at + 1]);
+    CellSetModel chunk;
+    ASSERT_TRUE(DecodeCellSetProtobuf(stream.body.substr(at + 2, length), &chunk).ok());
+    chunks.push_back(chunk.rows.size());
+    at += 2 + length;
+  }
+  EXPECT_EQ(chunks, (std::vector<size_t>{10, 2}));
+  HttpResponse empty = Call("GET", "/t/zz*?limit=3", {{"Accept", "application/x-protobuf"}});
+  EXPECT_EQ(empty.body, std::string("\0\0", 2));
 }
 
 std::string ScannerPath(const HttpResponse& created) {
