@@ -30,6 +30,9 @@ class RestScanners {
     std::deque<storage::RowResult> pending;
     int32_t batch = 0;  // cells per fetch when the fetch does not say
     bool exhausted = false;
+    // HBase opens a scanner's region scanner at its first fetch: until then the table must
+    // still exist.
+    bool fetched = false;
   };
   enum class Lookup { kFound, kGone, kUnknown };
 

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
 #include "server/rest/scan_stream.h"
@@ -85,12 +86,12 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   }
   if (const std::string* filter = route.Param("filter")) {
     // HBase's resource lets the parser's exception through: Jetty's 500.
-    if (!storage::ParseFilterString(*filter, &scan.read.filter).ok()) return Plain(500, "");
+    if (!storage::ParseFilterString(*filter, &scan.read.filter).ok()) return RequestFailed(request);
   }
   std::unique_ptr<storage::Scanner> scanner;
   Status s = store_->OpenScanner(route.table, scan, &scanner);
   // A missing table is a failure HBase's resource does not catch either.
-  if (s.code() == Status::Code::kTableNotFound) return Plain(500, "");
+  if (s.code() == Status::Code::kTableNotFound) return RequestFailed(request);
   if (!s.ok()) return FromStatus(s);
   CellSetModel cells;
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);

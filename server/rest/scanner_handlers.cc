@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "server/rest/base64.h"
 #include "server/rest/filter_model.h"
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_scanners.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
@@ -60,10 +62,10 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   entry->table = route.table;
   entry->batch = model.batch > 0 ? model.batch : std::numeric_limits<int32_t>::max();
   Status s = store_->OpenScanner(route.table, scan, &entry->scanner);
-  // HBase opens the region scanner lazily: a scanner of a missing table is still created, and
-  // its first fetch finds nothing.
+  // HBase opens the region scanner lazily: a scanner of a missing table is still created (its
+  // fetches fail, below).
   if (!s.ok() && s.code() != Status::Code::kTableNotFound) return FromStatus(s);
-  if (!s.ok()) entry->exhausted = true;
+  if (!s.ok()) entry->scanner.reset();
   const std::string id = scanners_->Add(std::move(entry));
   HttpResponse response;
   response.status = 201;
@@ -96,6 +98,15 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     max_rows = limits.scanner_rows_per_call;
   }
   if (single) max_cells = max_rows = 1;
+  if (!entry->fetched) {
+    // The table gone before the first fetch: HBase's cell fetch answers "Not found", its
+    // octet-stream fetch lets the exception through (Jetty's 500). Both keep the scanner.
+    std::shared_ptr<const storage::TableDescriptor> table;
+    if (!entry->scanner || !store_->DescribeTable(entry->table, &table).ok()) {
+      return single ? RequestFailed(request) : NotFound();
+    }
+    entry->fetched = true;
+  }
   CellSetModel cells;
   int64_t cells_sent = 0;
   size_t bytes = 0;
@@ -136,8 +147,9 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     const RowModel& row = cells.rows.front();
     const CellModel& cell = row.cells.front();
     HttpResponse response = Ok(std::string(kOctetStream), cell.value);
-    response.headers.emplace_back("X-Row", row.key);
-    response.headers.emplace_back("X-Column", cell.column);
+    // Unlike a row GET's, a scanner's coordinates are base64, as HBase writes them.
+    response.headers.emplace_back("X-Row", Base64Encode(row.key));
+    response.headers.emplace_back("X-Column", Base64Encode(cell.column));
     response.headers.emplace_back("X-Timestamp", std::to_string(cell.timestamp.value_or(0)));
     return response;
   }

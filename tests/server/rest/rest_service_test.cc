@@ -4,6 +4,7 @@
 
 #include "server/gateway/rest_counters.h"
 #include "server/rest/base64.h"
+#include "server/rest/jetty_error.h"
 #include "server/rest/model_protobuf.h"
 #include "server/rest/rest_server.h"
 #include "storage/clock.h"
@@ -402,7 +403,7 @@ TEST_F(RestServiceTest, IdleScannerIsGoneWith410) {
   EXPECT_EQ(Call("GET", ScannerPath(created)).status, 410);
 }
 
-TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsCoordinates) {
+TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsBase64Coordinates) {
   CreateTable("t");
   ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
   HttpResponse created = Call("PUT", "/t/scanner", {kJsonBody}, "{}");
@@ -410,8 +411,49 @@ TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsCoordinates)
       Call("GET", ScannerPath(created), {{"Accept", "application/octet-stream"}});
   EXPECT_EQ(value.status, 200);
   EXPECT_EQ(value.body, "1");
-  EXPECT_EQ(HeaderOf(value, "X-Row"), "a");
-  EXPECT_EQ(HeaderOf(value, "X-Column"), "f:x");
+  EXPECT_EQ(HeaderOf(value, "X-Row"), "YQ==");
+  EXPECT_EQ(HeaderOf(value, "X-Column"), "Zjp4");
+}
+
+TEST_F(RestServiceTest, ScannerOfATableGoneBeforeItsFirstFetchAnswersNotFound) {
+  HttpResponse missing = Call("PUT", "/nosuch/scanner", {kJsonBody}, "{}");
+  EXPECT_EQ(missing.status, 201);
+  for (int i = 0; i < 2; ++i) {
+    HttpResponse fetch = Call("GET", ScannerPath(missing), {kAcceptJson});
+    EXPECT_EQ(fetch.status, 404);
+    EXPECT_EQ(fetch.body, "Not found\r\n");
+  }
+  HttpResponse octet = Call("GET", ScannerPath(missing), {{"Accept", "application/octet-stream"}});
+  EXPECT_EQ(octet.status, 500);
+  EXPECT_EQ(octet.body, "");
+  EXPECT_EQ(Call("DELETE", ScannerPath(missing)).status, 200);
+
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
+  HttpResponse unread = Call("PUT", "/t/scanner", {kJsonBody}, "{\"batch\":1}");
+  HttpResponse read = Call("PUT", "/t/scanner", {kJsonBody}, "{\"batch\":1}");
+  ASSERT_EQ(Call("GET", ScannerPath(read), {kAcceptJson}).status, 200);
+  ASSERT_EQ(Call("DELETE", "/t/schema").status, 200);
+  EXPECT_EQ(Call("GET", ScannerPath(unread), {kAcceptJson}).status, 404);
+  // Once opened, a scanner goes on with what it read.
+  EXPECT_EQ(Call("GET", ScannerPath(read), {kAcceptJson}).status, 204);
+}
+
+TEST_F(RestServiceTest, UncaughtFailuresAnswerJettysRequestFailedPageInTheAcceptedForm) {
+  HttpResponse json = Call("GET", "/nosuch/*?limit=1", {kAcceptJson});
+  EXPECT_EQ(json.status, 500);
+  EXPECT_EQ(json.content_type, "application/json");
+  EXPECT_EQ(json.body, "{\n\"servlet\":\"" + std::string(kJettyServletName) +
+                           "\",\n\"message\":\"Request failed.\",\n\"url\":\"/nosuch/*\","
+                           "\n\"status\":\"500\"\n}");
+  HttpResponse xml = Call("GET", "/nosuch/*", {{"Accept", "text/xml"}});
+  EXPECT_EQ(xml.status, 500);
+  EXPECT_EQ(xml.content_type, "");
+  EXPECT_EQ(xml.body, "");
+  HttpResponse page = Call("GET", "/namespaces/nosuch");
+  EXPECT_EQ(page.status, 500);
+  EXPECT_EQ(page.content_type, "text/html;charset=iso-8859-1");
+  EXPECT_NE(page.body.find("<h2>HTTP ERROR 500 Request failed.</h2>"), std::string::npos);
 }
 
 TEST_F(RestServiceTest, Base64EncodingHeaderDecodesTheRowKeyInThePath) {
