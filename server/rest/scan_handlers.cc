@@ -71,8 +71,16 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   scan.read.max_versions = static_cast<int32_t>(max_versions);
   scan.batch = static_cast<int32_t>(batch);
   if (const std::string* reversed = route.Param("reversed")) scan.reversed = *reversed == "true";
-  // The store starts (or, reversed, ends) a prefix scan at the prefix itself.
-  if (!prefix.empty()) scan.row_prefix = prefix;
+  // HBase starts the scan at the prefix (unless startrow says otherwise) and filters rows by it.
+  // Forward that is the store's prefix scan. Reversed it starts at the prefix and walks down,
+  // away from the rows that have it: only the prefix itself (or, from a later startrow, the rows
+  // down to it) can match, so the door filters those rows itself.
+  const bool reversed_prefix = scan.reversed && !prefix.empty();
+  if (reversed_prefix) {
+    scan.start_row = prefix;
+  } else if (!prefix.empty()) {
+    scan.row_prefix = prefix;
+  }
   if (const std::string* start = route.Param("startrow")) scan.start_row = *start;
   if (const std::string* end = route.Param("endrow")) scan.stop_row = *end;
   for (const std::string& column : route.Params("column")) {
@@ -96,13 +104,20 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   CellSetModel cells;
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
   size_t bytes = 0;
-  while (static_cast<int64_t>(cells.rows.size()) < limit) {
+  bool passed_prefix = false;
+  while (!passed_prefix && static_cast<int64_t>(cells.rows.size()) < limit) {
     std::vector<storage::RowResult> rows;
     const int64_t wanted = limit - static_cast<int64_t>(cells.rows.size());
     s = scanner->Next(static_cast<size_t>(std::min<int64_t>(100, wanted)), &rows);
     if (!s.ok()) return FromStatus(s);
     if (rows.empty()) break;
     for (const auto& row : rows) {
+      if (reversed_prefix && row.row.compare(0, prefix.size(), prefix) != 0) {
+        passed_prefix = row.row < prefix;
+        if (passed_prefix) break;
+        continue;
+      }
+      if (static_cast<int64_t>(cells.rows.size()) >= limit) break;
       RowModel model;
       model.key = row.row;
       bytes += row.row.size();

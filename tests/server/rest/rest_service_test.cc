@@ -310,7 +310,7 @@ TEST_F(RestServiceTest, StatelessScanReadsThePrefixWithItsQueryParameters) {
   HttpResponse all = Call("GET", "/t/*", {kAcceptJson});
   EXPECT_EQ(all.status, 200);
   EXPECT_NE(all.body.find(Base64Encode("a1")), std::string::npos);
-  HttpResponse limited = Call("GET", "/t/r*?limit=2&reversed=true", {kAcceptJson});
+  HttpResponse limited = Call("GET", "/t/r*?limit=2&reversed=true&startrow=r9", {kAcceptJson});
   EXPECT_NE(limited.body.find(Base64Encode("r3")), std::string::npos) << limited.body;
   EXPECT_NE(limited.body.find(Base64Encode("r2")), std::string::npos);
   EXPECT_EQ(limited.body.find(Base64Encode("r1")), std::string::npos);
@@ -340,6 +340,24 @@ TEST_F(RestServiceTest, StatelessScanLimitCountsTheBatchedPiecesOfARow) {
             "\"$\":\"MQ==\"}]},{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Zjpi\","
             "\"timestamp\":1000,\"$\":\"Mg==\"}]}]}");
   EXPECT_EQ(Call("GET", "/t/*?limit=0", {kAcceptJson}).body, "{\"Row\":[]}");
+}
+
+TEST_F(RestServiceTest, ReversedPrefixScanWalksDownFromThePrefixAndFindsOnlyRowsWithIt) {
+  CreateTable("t");
+  for (const char* row : {"q", "r", "r1", "r2", "s"}) {
+    ASSERT_EQ(Call("PUT", std::string("/t/") + row, {kJsonBody}, JsonCell(row, "f:x", "v")).status,
+              200);
+  }
+  HttpResponse from_prefix = Call("GET", "/t/r*?reversed=true", {kAcceptJson});
+  EXPECT_NE(from_prefix.body.find("\"key\":\"cg==\""), std::string::npos) << from_prefix.body;
+  EXPECT_EQ(from_prefix.body.find(Base64Encode("r1")), std::string::npos);
+  EXPECT_EQ(from_prefix.body.find(Base64Encode("q")), std::string::npos);
+  HttpResponse from_later = Call("GET", "/t/r*?reversed=true&startrow=s", {kAcceptJson});
+  EXPECT_LT(from_later.body.find(Base64Encode("r2")), from_later.body.find(Base64Encode("r1")));
+  EXPECT_NE(from_later.body.find("\"key\":\"cg==\""), std::string::npos);
+  EXPECT_EQ(from_later.body.find("\"key\":\"cw==\""), std::string::npos);
+  EXPECT_EQ(Call("GET", "/t/r1*?reversed=true", {kAcceptJson}).body.find(Base64Encode("r2")),
+            std::string::npos);
 }
 
 TEST_F(RestServiceTest, StatelessProtobufScanIsAStreamOfLengthPrefixedCellSets) {
