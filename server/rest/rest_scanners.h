@@ -10,6 +10,7 @@
 
 #include "storage/cell.h"
 #include "storage/clock.h"
+#include "storage/read_spec.h"
 #include "storage/scanner.h"
 
 namespace hbemu::server::rest {
@@ -25,14 +26,14 @@ class RestScanners {
   struct Entry {
     std::mutex mu;  // one fetch at a time
     std::string table;
+    // HBase opens a scanner's region scanner at its first fetch, so the rows it sees are those
+    // of that moment (and its table must exist then): `spec` waits until then.
+    storage::ScanSpec spec;
     std::unique_ptr<storage::Scanner> scanner;
     // Cells of a row read but not yet sent: a fetch may end inside a row.
     std::deque<storage::RowResult> pending;
     int32_t batch = 0;  // cells per fetch when the fetch does not say
     bool exhausted = false;
-    // HBase opens a scanner's region scanner at its first fetch: until then the table must
-    // still exist.
-    bool fetched = false;
   };
   enum class Lookup { kFound, kGone, kUnknown };
 

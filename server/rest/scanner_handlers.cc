@@ -61,11 +61,8 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   auto entry = std::make_shared<RestScanners::Entry>();
   entry->table = route.table;
   entry->batch = model.batch > 0 ? model.batch : std::numeric_limits<int32_t>::max();
-  Status s = store_->OpenScanner(route.table, scan, &entry->scanner);
-  // HBase opens the region scanner lazily: a scanner of a missing table is still created (its
-  // fetches fail, below).
-  if (!s.ok() && s.code() != Status::Code::kTableNotFound) return FromStatus(s);
-  if (!s.ok()) entry->scanner.reset();
+  // Opened at the first fetch, as HBase does: a scanner of a missing table is still created.
+  entry->spec = std::move(scan);
   const std::string id = scanners_->Add(std::move(entry));
   HttpResponse response;
   response.status = 201;
@@ -98,14 +95,14 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     max_rows = limits.scanner_rows_per_call;
   }
   if (single) max_cells = max_rows = 1;
-  if (!entry->fetched) {
-    // The table gone before the first fetch: HBase's cell fetch answers "Not found", its
-    // octet-stream fetch lets the exception through (Jetty's 500). Both keep the scanner.
-    std::shared_ptr<const storage::TableDescriptor> table;
-    if (!entry->scanner || !store_->DescribeTable(entry->table, &table).ok()) {
+  if (!entry->scanner) {
+    Status s = store_->OpenScanner(entry->table, entry->spec, &entry->scanner);
+    // No table at the first fetch: HBase's cell fetch answers "Not found", its octet-stream
+    // fetch lets the exception through (Jetty's 500). Both keep the scanner for another try.
+    if (s.code() == Status::Code::kTableNotFound) {
       return single ? RequestFailed(request) : NotFound();
     }
-    entry->fetched = true;
+    if (!s.ok()) return FromStatus(s);
   }
   CellSetModel cells;
   int64_t cells_sent = 0;

@@ -457,6 +457,18 @@ TEST_F(RestServiceTest, ScannerOfATableGoneBeforeItsFirstFetchAnswersNotFound) {
   EXPECT_EQ(Call("GET", ScannerPath(read), {kAcceptJson}).status, 204);
 }
 
+TEST_F(RestServiceTest, ScannerSeesTheRowsOfItsFirstFetchNotOfItsCreation) {
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
+  HttpResponse created = Call("PUT", "/t/scanner", {kJsonBody}, "{}");
+  ASSERT_EQ(Call("PUT", "/t/b", {kJsonBody}, JsonCell("b", "f:x", "2")).status, 200);
+  ASSERT_EQ(Call("DELETE", "/t/a").status, 200);
+  HttpResponse first = Call("GET", ScannerPath(created), {kAcceptJson});
+  EXPECT_EQ(first.status, 200);
+  EXPECT_EQ(first.body.find(Base64Encode("a")), std::string::npos) << first.body;
+  EXPECT_NE(first.body.find(Base64Encode("b")), std::string::npos);
+}
+
 TEST_F(RestServiceTest, UncaughtFailuresAnswerJettysRequestFailedPageInTheAcceptedForm) {
   HttpResponse json = Call("GET", "/nosuch/*?limit=1", {kAcceptJson});
   EXPECT_EQ(json.status, 500);
