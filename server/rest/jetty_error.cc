@@ -2,16 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <string_view>
+#include <cstdlib>
+#include <vector>
 
 namespace hbemu::server::rest {
 namespace {
 
-// The servlet name Jetty reports: Jersey's container, as HBase deploys it.
-constexpr char kServlet[] =
-    "org.apache.hbase.thirdparty.org.glassfish.jersey.servlet.ServletContainer-4628b1d3";
-
-enum class Form { kHtml, kJson, kText, kNone };
+enum class Form { kNone, kHtml, kJson, kText };
 
 std::string Trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
@@ -21,59 +18,121 @@ std::string Trim(std::string_view text) {
     text.remove_suffix(1);
   }
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), ::tolower);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
-Form FormFor(const std::string& accept) {
+Form FormFor(std::string_view accept) {
   if (Trim(accept).empty()) return Form::kHtml;
-  size_t begin = 0;
-  while (begin <= accept.size()) {
-    size_t end = accept.find(',', begin);
-    if (end == std::string::npos) end = accept.size();
-    std::string_view item(accept.data() + begin, end - begin);
-    const std::string type = Trim(item.substr(0, item.find(';')));
-    if (type == "text/html" || type == "*/*" || type == "text/*") return Form::kHtml;
-    if (type == "application/json" || type == "text/json") return Form::kJson;
-    if (type == "text/plain") return Form::kText;
-    begin = end + 1;
+  struct Choice {
+    std::string type;
+    double quality;
+  };
+  std::vector<Choice> choices;
+  size_t start = 0;
+  while (start <= accept.size()) {
+    size_t comma = accept.find(',', start);
+    if (comma == std::string_view::npos) comma = accept.size();
+    const std::string_view item = accept.substr(start, comma - start);
+    const size_t semi = item.find(';');
+    Choice choice{Trim(item.substr(0, semi)), 1.0};
+    for (size_t at = semi; at != std::string_view::npos && at < item.size();) {
+      const size_t next = item.find(';', at + 1);
+      const std::string param = Trim(item.substr(at + 1, next == std::string_view::npos
+                                                              ? std::string_view::npos
+                                                              : next - at - 1));
+      if (param.rfind("q=", 0) == 0) choice.quality = std::atof(param.c_str() + 2);
+      at = next;
+    }
+    if (choice.quality > 0) choices.push_back(std::move(choice));
+    start = comma + 1;
+  }
+  std::stable_sort(choices.begin(), choices.end(),
+                   [](const Choice& a, const Choice& b) { return a.quality > b.quality; });
+  for (const Choice& choice : choices) {
+    if (choice.type == "text/html" || choice.type == "text/*" || choice.type == "*/*") {
+      return Form::kHtml;
+    }
+    if (choice.type == "application/json" || choice.type == "text/json") return Form::kJson;
+    if (choice.type == "text/plain") return Form::kText;
   }
   return Form::kNone;
 }
 
+std::string HtmlEscaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string JsonEscaped(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace
 
-HttpResponse JettyError(const HttpRequest& request, int status, const std::string& message) {
-  const std::string url(std::string_view(request.target).substr(0, request.target.find('?')));
-  const std::string code = std::to_string(status);
+HttpResponse JettyError(int status, std::string_view message, std::string_view accept,
+                        std::string_view path) {
   HttpResponse response;
   response.status = status;
-  switch (FormFor(request.Header("Accept"))) {
+  response.headers.emplace_back("Cache-Control", "must-revalidate,no-cache,no-store");
+  const std::string code = std::to_string(status);
+  const std::string servlet(kJettyServletName);
+  switch (FormFor(accept)) {
+    case Form::kNone:
+      break;
     case Form::kJson:
       response.content_type = "application/json";
-      response.body = "{\n\"servlet\":\"" + std::string(kServlet) + "\",\n\"message\":\"" + message +
-                      "\",\n\"url\":\"" + url + "\",\n\"status\":\"" + code + "\"\n}";
+      response.body = "{\n\"servlet\":\"" + JsonEscaped(servlet) + "\",\n\"message\":\"" +
+                      JsonEscaped(message) + "\",\n\"url\":\"" + JsonEscaped(path) +
+                      "\",\n\"status\":\"" + code + "\"\n}";
       break;
     case Form::kText:
       response.content_type = "text/plain;charset=iso-8859-1";
-      response.body = "HTTP ERROR " + code + " " + message + "\nURI: " + url + "\nSTATUS: " +
-                      code + "\nMESSAGE: " + message + "\nSERVLET: " + kServlet + "\n";
+      response.body = "HTTP ERROR " + code + " " + std::string(message) + "\nURI: " +
+                      std::string(path) + "\nSTATUS: " + code + "\nMESSAGE: " +
+                      std::string(message) + "\nSERVLET: " + servlet + "\n";
       break;
-    case Form::kHtml:
+    case Form::kHtml: {
+      const std::string m = HtmlEscaped(message);
       response.content_type = "text/html;charset=iso-8859-1";
       response.body =
           "<html>\n<head>\n<meta http-equiv=\"Content-Type\" "
-          "content=\"text/html;charset=ISO-8859-1\"/>\n<title>Error " + code + " " + message +
-          "</title>\n</head>\n<body><h2>HTTP ERROR " + code + " " + message +
-          "</h2>\n<table>\n<tr><th>URI:</th><td>" + url + "</td></tr>\n<tr><th>STATUS:</th><td>" +
-          code + "</td></tr>\n<tr><th>MESSAGE:</th><td>" + message +
-          "</td></tr>\n<tr><th>SERVLET:</th><td>" + kServlet + "</td></tr>\n</table>\n\n</body>\n"
-          "</html>\n";
+          "content=\"text/html;charset=ISO-8859-1\"/>\n<title>Error " + code + " " + m +
+          "</title>\n</head>\n<body><h2>HTTP ERROR " + code + " " + m +
+          "</h2>\n<table>\n<tr><th>URI:</th><td>" + HtmlEscaped(path) +
+          "</td></tr>\n<tr><th>STATUS:</th><td>" + code +
+          "</td></tr>\n<tr><th>MESSAGE:</th><td>" + m +
+          "</td></tr>\n<tr><th>SERVLET:</th><td>" + servlet +
+          "</td></tr>\n</table>\n\n</body>\n</html>\n";
       break;
-    case Form::kNone:
-      break;
+    }
   }
   return response;
+}
+
+HttpResponse JettyError(const HttpRequest& request, int status, std::string_view message) {
+  const std::string_view target = request.target;
+  return JettyError(status, message, request.Header("Accept"), target.substr(0, target.find('?')));
+}
+
+HttpResponse RequestFailed(const HttpRequest& request) {
+  return JettyError(request, 500, "Request failed.");
 }
 
 }  // namespace hbemu::server::rest

@@ -8,6 +8,7 @@
 #include "server/gateway/family_attributes.h"
 #include "server/gateway/regions.h"
 #include "server/gateway/system_tables.h"
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_service.h"
 #include "storage/store.h"
 
@@ -168,7 +169,7 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
     storage::NamespaceDescriptor descriptor;
     // HBase's resource lets the NamespaceNotFoundException through: Jetty's 500.
-    if (!store_->DescribeNamespace(ns, &descriptor).ok()) return Plain(500, "");
+    if (!store_->DescribeNamespace(ns, &descriptor).ok()) return RequestFailed(request);
     NamespacesInstanceModel model;
     model.namespace_name = ns;
     for (const auto& [key, value] : descriptor.configuration) model.properties.emplace_back(key, value);
@@ -222,7 +223,8 @@ HttpResponse RestService::NamespaceTables(const HttpRequest& request, const Rout
   HttpResponse refusal;
   if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
   storage::NamespaceDescriptor descriptor;
-  if (!store_->DescribeNamespace(route.name_space, &descriptor).ok()) return Plain(500, "");
+  // As for the namespace itself: Jetty's 500.
+  if (!store_->DescribeNamespace(route.name_space, &descriptor).ok()) return RequestFailed(request);
   TableListModel model;
   for (const auto& table : store_->ListTables()) {
     const std::string name = table->name.ToString();
@@ -259,6 +261,7 @@ HttpResponse RestService::Schema(const HttpRequest& request, const Route& route)
 }
 
 // PUT replaces the schema of an existing table, POST adds to it; both create a missing table.
+// HBase answers a replacement as it answers a creation (201 and a Location), an addition 200.
 HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& route) {
   Representation rep;
   HttpResponse refusal;
@@ -277,6 +280,8 @@ HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& rou
   }
   if (request.method == "PUT") {
     s = store_->ModifyTable(route.table, spec);
+    if (!s.ok()) return FromStatus(s);
+    return Created(request);
   } else {
     for (auto& family : spec.families) {
       s = existing->FindFamily(family.name) != nullptr ? store_->ModifyFamily(route.table, family)

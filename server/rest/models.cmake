@@ -10,6 +10,7 @@ add_library(hbase_rest_models STATIC
   ${CMAKE_CURRENT_LIST_DIR}/model_xml_parse.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_protobuf.cc
   ${CMAKE_CURRENT_LIST_DIR}/model_text.cc
+  ${CMAKE_CURRENT_LIST_DIR}/scan_stream.cc
   ${CMAKE_CURRENT_LIST_DIR}/filter_model.cc
   ${CMAKE_CURRENT_LIST_DIR}/representation.cc
   ${CMAKE_CURRENT_LIST_DIR}/codecs.cc)

@@ -10,6 +10,7 @@
 
 #include "storage/cell.h"
 #include "storage/clock.h"
+#include "storage/read_spec.h"
 #include "storage/scanner.h"
 
 namespace hbemu::server::rest {
@@ -25,6 +26,9 @@ class RestScanners {
   struct Entry {
     std::mutex mu;  // one fetch at a time
     std::string table;
+    // HBase opens a scanner's region scanner at its first fetch, so the rows it sees are those
+    // of that moment (and its table must exist then): `spec` waits until then.
+    storage::ScanSpec spec;
     std::unique_ptr<storage::Scanner> scanner;
     // Cells of a row read but not yet sent: a fetch may end inside a row.
     std::deque<storage::RowResult> pending;

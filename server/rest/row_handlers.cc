@@ -96,7 +96,7 @@ bool GetReadsAsNothing(const Status& status) {
 // HBase builds the row resource before it runs, so a path it cannot read fails inside its
 // container: 500.
 HttpResponse SpecRefused(const HttpRequest& request) {
-  return JettyError(request, 500, "Request failed.");
+  return RequestFailed(request);
 }
 
 bool ParseSpecOf(const HttpRequest& request, const Route& route, RowSpec* spec,

@@ -1,10 +1,14 @@
-// The stateless scan: GET /T/PREFIX* with its query parameters, answered as one CellSet.
+// The stateless scan: GET /T/PREFIX* with its query parameters, answered as one CellSet (XML,
+// JSON) or a stream of length-prefixed CellSets (protobuf).
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
+#include "server/rest/scan_stream.h"
 #include "storage/filter_parser.h"
 #include "server/limits.h"
 #include "storage/store.h"
@@ -51,22 +55,32 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   int64_t end_time = INT64_MAX;
   int64_t max_versions = 1;
   int64_t batch = 0;
-  int64_t limit = 0;
+  // HBase's limit counts results, and with a batch size a row comes as several results: the
+  // door counts them here rather than letting the store count rows. Zero or less: none.
+  int64_t limit = INT32_MAX;
   if (!NumberParam(route, "starttime", 0, &start_time) ||
       !NumberParam(route, "endtime", INT64_MAX, &end_time) ||
       !NumberParam(route, "maxversions", 1, &max_versions) ||
-      !NumberParam(route, "batchsize", 0, &batch) || !NumberParam(route, "limit", 0, &limit) ||
-      max_versions < 1 || max_versions > INT32_MAX || batch < 0 || batch > INT32_MAX ||
-      limit < 0 || limit > INT32_MAX) {
+      !NumberParam(route, "batchsize", 0, &batch) ||
+      !NumberParam(route, "limit", INT32_MAX, &limit) || max_versions < 1 ||
+      max_versions > INT32_MAX || batch < 0 || batch > INT32_MAX || limit < INT32_MIN ||
+      limit > INT32_MAX) {
     return BadRequest();
   }
   scan.read.time_range = {start_time, end_time};
   scan.read.max_versions = static_cast<int32_t>(max_versions);
   scan.batch = static_cast<int32_t>(batch);
-  scan.limit = static_cast<int32_t>(limit);
   if (const std::string* reversed = route.Param("reversed")) scan.reversed = *reversed == "true";
-  // The store starts (or, reversed, ends) a prefix scan at the prefix itself.
-  if (!prefix.empty()) scan.row_prefix = prefix;
+  // HBase starts the scan at the prefix (unless startrow says otherwise) and filters rows by it.
+  // Forward that is the store's prefix scan. Reversed it starts at the prefix and walks down,
+  // away from the rows that have it: only the prefix itself (or, from a later startrow, the rows
+  // down to it) can match, so the door filters those rows itself.
+  const bool reversed_prefix = scan.reversed && !prefix.empty();
+  if (reversed_prefix) {
+    scan.start_row = prefix;
+  } else if (!prefix.empty()) {
+    scan.row_prefix = prefix;
+  }
   if (const std::string* start = route.Param("startrow")) scan.start_row = *start;
   if (const std::string* end = route.Param("endrow")) scan.stop_row = *end;
   for (const std::string& column : route.Params("column")) {
@@ -80,22 +94,30 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   }
   if (const std::string* filter = route.Param("filter")) {
     // HBase's resource lets the parser's exception through: Jetty's 500.
-    if (!storage::ParseFilterString(*filter, &scan.read.filter).ok()) return Plain(500, "");
+    if (!storage::ParseFilterString(*filter, &scan.read.filter).ok()) return RequestFailed(request);
   }
   std::unique_ptr<storage::Scanner> scanner;
   Status s = store_->OpenScanner(route.table, scan, &scanner);
   // A missing table is a failure HBase's resource does not catch either.
-  if (s.code() == Status::Code::kTableNotFound) return Plain(500, "");
+  if (s.code() == Status::Code::kTableNotFound) return RequestFailed(request);
   if (!s.ok()) return FromStatus(s);
   CellSetModel cells;
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
   size_t bytes = 0;
-  while (true) {
+  bool passed_prefix = false;
+  while (!passed_prefix && static_cast<int64_t>(cells.rows.size()) < limit) {
     std::vector<storage::RowResult> rows;
-    s = scanner->Next(100, &rows);
+    const int64_t wanted = limit - static_cast<int64_t>(cells.rows.size());
+    s = scanner->Next(static_cast<size_t>(std::min<int64_t>(100, wanted)), &rows);
     if (!s.ok()) return FromStatus(s);
     if (rows.empty()) break;
     for (const auto& row : rows) {
+      if (reversed_prefix && row.row.compare(0, prefix.size(), prefix) != 0) {
+        passed_prefix = row.row < prefix;
+        if (passed_prefix) break;
+        continue;
+      }
+      if (static_cast<int64_t>(cells.rows.size()) >= limit) break;
       RowModel model;
       model.key = row.row;
       bytes += row.row.size();
@@ -107,6 +129,7 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
       cells.rows.push_back(std::move(model));
     }
   }
+  if (rep == Representation::kProtobuf) return Ok(type, EncodeCellSetStream(cells.rows, limit));
   return Ok(type, Encode(rep, cells));
 }
 

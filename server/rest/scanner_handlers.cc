@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "server/rest/base64.h"
 #include "server/rest/filter_model.h"
+#include "server/rest/jetty_error.h"
 #include "server/rest/rest_scanners.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
@@ -59,11 +61,8 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   auto entry = std::make_shared<RestScanners::Entry>();
   entry->table = route.table;
   entry->batch = model.batch > 0 ? model.batch : std::numeric_limits<int32_t>::max();
-  Status s = store_->OpenScanner(route.table, scan, &entry->scanner);
-  // HBase opens the region scanner lazily: a scanner of a missing table is still created, and
-  // its first fetch finds nothing.
-  if (!s.ok() && s.code() != Status::Code::kTableNotFound) return FromStatus(s);
-  if (!s.ok()) entry->exhausted = true;
+  // Opened at the first fetch, as HBase does: a scanner of a missing table is still created.
+  entry->spec = std::move(scan);
   const std::string id = scanners_->Add(std::move(entry));
   HttpResponse response;
   response.status = 201;
@@ -96,6 +95,15 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     max_rows = limits.scanner_rows_per_call;
   }
   if (single) max_cells = max_rows = 1;
+  if (!entry->scanner) {
+    Status s = store_->OpenScanner(entry->table, entry->spec, &entry->scanner);
+    // No table at the first fetch: HBase's cell fetch answers "Not found", its octet-stream
+    // fetch lets the exception through (Jetty's 500). Both keep the scanner for another try.
+    if (s.code() == Status::Code::kTableNotFound) {
+      return single ? RequestFailed(request) : NotFound();
+    }
+    if (!s.ok()) return FromStatus(s);
+  }
   CellSetModel cells;
   int64_t cells_sent = 0;
   size_t bytes = 0;
@@ -136,8 +144,9 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     const RowModel& row = cells.rows.front();
     const CellModel& cell = row.cells.front();
     HttpResponse response = Ok(std::string(kOctetStream), cell.value);
-    response.headers.emplace_back("X-Row", row.key);
-    response.headers.emplace_back("X-Column", cell.column);
+    // Unlike a row GET's, a scanner's coordinates are base64, as HBase writes them.
+    response.headers.emplace_back("X-Row", Base64Encode(row.key));
+    response.headers.emplace_back("X-Column", Base64Encode(cell.column));
     response.headers.emplace_back("X-Timestamp", std::to_string(cell.timestamp.value_or(0)));
     return response;
   }

@@ -4,6 +4,8 @@
 
 #include "server/gateway/rest_counters.h"
 #include "server/rest/base64.h"
+#include "server/rest/jetty_error.h"
+#include "server/rest/model_protobuf.h"
 #include "server/rest/rest_server.h"
 #include "storage/clock.h"
 #include "storage/store.h"
@@ -161,6 +163,18 @@ TEST_F(RestServiceTest, SchemaPostAddsAFamilyToAnExistingTable) {
   EXPECT_NE(table->FindFamily("g"), nullptr);
 }
 
+TEST_F(RestServiceTest, SchemaPutReplacesAnExistingTableAndAnswersCreatedLikeACreation) {
+  CreateTable("t");
+  HttpResponse replaced = Call("PUT", "/t/schema", {kJsonBody},
+                               "{\"name\":\"t\",\"ColumnSchema\":[{\"name\":\"g\"}]}");
+  EXPECT_EQ(replaced.status, 201);
+  EXPECT_EQ(HeaderOf(replaced, "Location"), "http://localhost:8080/t/schema");
+  std::shared_ptr<const storage::TableDescriptor> table;
+  ASSERT_TRUE(store_->DescribeTable("t", &table).ok());
+  EXPECT_EQ(table->FindFamily("f"), nullptr);
+  EXPECT_NE(table->FindFamily("g"), nullptr);
+}
+
 TEST_F(RestServiceTest, RegionsNameTheTableRegionsAndTheirServer) {
   CreateTable("t");
   HttpResponse response = Call("GET", "/t/regions", {kAcceptJson});
@@ -297,7 +311,7 @@ TEST_F(RestServiceTest, StatelessScanReadsThePrefixWithItsQueryParameters) {
   HttpResponse all = Call("GET", "/t/*", {kAcceptJson});
   EXPECT_EQ(all.status, 200);
   EXPECT_NE(all.body.find(Base64Encode("a1")), std::string::npos);
-  HttpResponse limited = Call("GET", "/t/r*?limit=2&reversed=true", {kAcceptJson});
+  HttpResponse limited = Call("GET", "/t/r*?limit=2&reversed=true&startrow=r9", {kAcceptJson});
   EXPECT_NE(limited.body.find(Base64Encode("r3")), std::string::npos) << limited.body;
   EXPECT_NE(limited.body.find(Base64Encode("r2")), std::string::npos);
   EXPECT_EQ(limited.body.find(Base64Encode("r1")), std::string::npos);
@@ -314,6 +328,59 @@ TEST_F(RestServiceTest, StatelessScanAnswersEmptySetsAndFailsLikeHBase) {
   EXPECT_EQ(Call("GET", "/nosuch/*", {kAcceptJson}).status, 500);
   EXPECT_EQ(Call("GET", "/t/*?filter=Bogus(", {kAcceptJson}).status, 500);
   EXPECT_EQ(Call("GET", "/t/*?limit=x", {kAcceptJson}).status, 400);
+}
+
+TEST_F(RestServiceTest, StatelessScanLimitCountsTheBatchedPiecesOfARow) {
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, JsonCell("r1", "f:a", "1")).status, 200);
+  ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, JsonCell("r1", "f:b", "2")).status, 200);
+  ASSERT_EQ(Call("PUT", "/t/r2", {kJsonBody}, JsonCell("r2", "f:a", "3")).status, 200);
+  HttpResponse pieces = Call("GET", "/t/*?batchsize=1&limit=2", {kAcceptJson});
+  EXPECT_EQ(pieces.body,
+            "{\"Row\":[{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Zjph\",\"timestamp\":1000,"
+            "\"$\":\"MQ==\"}]},{\"key\":\"cjE=\",\"Cell\":[{\"column\":\"Zjpi\","
+            "\"timestamp\":1000,\"$\":\"Mg==\"}]}]}");
+  EXPECT_EQ(Call("GET", "/t/*?limit=0", {kAcceptJson}).body, "{\"Row\":[]}");
+}
+
+TEST_F(RestServiceTest, ReversedPrefixScanWalksDownFromThePrefixAndFindsOnlyRowsWithIt) {
+  CreateTable("t");
+  for (const char* row : {"q", "r", "r1", "r2", "s"}) {
+    ASSERT_EQ(Call("PUT", std::string("/t/") + row, {kJsonBody}, JsonCell(row, "f:x", "v")).status,
+              200);
+  }
+  HttpResponse from_prefix = Call("GET", "/t/r*?reversed=true", {kAcceptJson});
+  EXPECT_NE(from_prefix.body.find("\"key\":\"cg==\""), std::string::npos) << from_prefix.body;
+  EXPECT_EQ(from_prefix.body.find(Base64Encode("r1")), std::string::npos);
+  EXPECT_EQ(from_prefix.body.find(Base64Encode("q")), std::string::npos);
+  HttpResponse from_later = Call("GET", "/t/r*?reversed=true&startrow=s", {kAcceptJson});
+  EXPECT_LT(from_later.body.find(Base64Encode("r2")), from_later.body.find(Base64Encode("r1")));
+  EXPECT_NE(from_later.body.find("\"key\":\"cg==\""), std::string::npos);
+  EXPECT_EQ(from_later.body.find("\"key\":\"cw==\""), std::string::npos);
+  EXPECT_EQ(Call("GET", "/t/r1*?reversed=true", {kAcceptJson}).body.find(Base64Encode("r2")),
+            std::string::npos);
+}
+
+TEST_F(RestServiceTest, StatelessProtobufScanIsAStreamOfLengthPrefixedCellSets) {
+  CreateTable("t");
+  for (int i = 0; i < 12; ++i) {
+    const std::string row = "r" + std::to_string(10 + i);
+    ASSERT_EQ(Call("PUT", "/t/" + row, {kJsonBody}, JsonCell(row, "f:a", "v")).status, 200);
+  }
+  HttpResponse stream = Call("GET", "/t/*", {{"Accept", "application/x-protobuf"}});
+  EXPECT_EQ(stream.status, 200);
+  std::vector<size_t> chunks;
+  for (size_t at = 0; at + 2 <= stream.body.size();) {
+    const size_t length = (static_cast<uint8_t>(stream.body[at]) << 8) |
+                          static_cast<uint8_t>(stream.body[at + 1]);
+    CellSetModel chunk;
+    ASSERT_TRUE(DecodeCellSetProtobuf(stream.body.substr(at + 2, length), &chunk).ok());
+    chunks.push_back(chunk.rows.size());
+    at += 2 + length;
+  }
+  EXPECT_EQ(chunks, (std::vector<size_t>{10, 2}));
+  HttpResponse empty = Call("GET", "/t/zz*?limit=3", {{"Accept", "application/x-protobuf"}});
+  EXPECT_EQ(empty.body, std::string("\0\0", 2));
 }
 
 std::string ScannerPath(const HttpResponse& created) {
@@ -355,7 +422,7 @@ TEST_F(RestServiceTest, IdleScannerIsGoneWith410) {
   EXPECT_EQ(Call("GET", ScannerPath(created)).status, 410);
 }
 
-TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsCoordinates) {
+TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsBase64Coordinates) {
   CreateTable("t");
   ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
   HttpResponse created = Call("PUT", "/t/scanner", {kJsonBody}, "{}");
@@ -363,8 +430,61 @@ TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsCoordinates)
       Call("GET", ScannerPath(created), {{"Accept", "application/octet-stream"}});
   EXPECT_EQ(value.status, 200);
   EXPECT_EQ(value.body, "1");
-  EXPECT_EQ(HeaderOf(value, "X-Row"), "a");
-  EXPECT_EQ(HeaderOf(value, "X-Column"), "f:x");
+  EXPECT_EQ(HeaderOf(value, "X-Row"), "YQ==");
+  EXPECT_EQ(HeaderOf(value, "X-Column"), "Zjp4");
+}
+
+TEST_F(RestServiceTest, ScannerOfATableGoneBeforeItsFirstFetchAnswersNotFound) {
+  HttpResponse missing = Call("PUT", "/nosuch/scanner", {kJsonBody}, "{}");
+  EXPECT_EQ(missing.status, 201);
+  for (int i = 0; i < 2; ++i) {
+    HttpResponse fetch = Call("GET", ScannerPath(missing), {kAcceptJson});
+    EXPECT_EQ(fetch.status, 404);
+    EXPECT_EQ(fetch.body, "Not found\r\n");
+  }
+  HttpResponse octet = Call("GET", ScannerPath(missing), {{"Accept", "application/octet-stream"}});
+  EXPECT_EQ(octet.status, 500);
+  EXPECT_EQ(octet.body, "");
+  EXPECT_EQ(Call("DELETE", ScannerPath(missing)).status, 200);
+
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
+  HttpResponse unread = Call("PUT", "/t/scanner", {kJsonBody}, "{\"batch\":1}");
+  HttpResponse read = Call("PUT", "/t/scanner", {kJsonBody}, "{\"batch\":1}");
+  ASSERT_EQ(Call("GET", ScannerPath(read), {kAcceptJson}).status, 200);
+  ASSERT_EQ(Call("DELETE", "/t/schema").status, 200);
+  EXPECT_EQ(Call("GET", ScannerPath(unread), {kAcceptJson}).status, 404);
+  // Once opened, a scanner goes on with what it read.
+  EXPECT_EQ(Call("GET", ScannerPath(read), {kAcceptJson}).status, 204);
+}
+
+TEST_F(RestServiceTest, ScannerSeesTheRowsOfItsFirstFetchNotOfItsCreation) {
+  CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
+  HttpResponse created = Call("PUT", "/t/scanner", {kJsonBody}, "{}");
+  ASSERT_EQ(Call("PUT", "/t/b", {kJsonBody}, JsonCell("b", "f:x", "2")).status, 200);
+  ASSERT_EQ(Call("DELETE", "/t/a").status, 200);
+  HttpResponse first = Call("GET", ScannerPath(created), {kAcceptJson});
+  EXPECT_EQ(first.status, 200);
+  EXPECT_EQ(first.body.find(Base64Encode("a")), std::string::npos) << first.body;
+  EXPECT_NE(first.body.find(Base64Encode("b")), std::string::npos);
+}
+
+TEST_F(RestServiceTest, UncaughtFailuresAnswerJettysRequestFailedPageInTheAcceptedForm) {
+  HttpResponse json = Call("GET", "/nosuch/*?limit=1", {kAcceptJson});
+  EXPECT_EQ(json.status, 500);
+  EXPECT_EQ(json.content_type, "application/json");
+  EXPECT_EQ(json.body, "{\n\"servlet\":\"" + std::string(kJettyServletName) +
+                           "\",\n\"message\":\"Request failed.\",\n\"url\":\"/nosuch/*\","
+                           "\n\"status\":\"500\"\n}");
+  HttpResponse xml = Call("GET", "/nosuch/*", {{"Accept", "text/xml"}});
+  EXPECT_EQ(xml.status, 500);
+  EXPECT_EQ(xml.content_type, "");
+  EXPECT_EQ(xml.body, "");
+  HttpResponse page = Call("GET", "/namespaces/nosuch");
+  EXPECT_EQ(page.status, 500);
+  EXPECT_EQ(page.content_type, "text/html;charset=iso-8859-1");
+  EXPECT_NE(page.body.find("<h2>HTTP ERROR 500 Request failed.</h2>"), std::string::npos);
 }
 
 TEST_F(RestServiceTest, Base64EncodingHeaderDecodesTheRowKeyInThePath) {
