@@ -52,14 +52,14 @@ struct RowClock::Stripe {
   std::unordered_map<std::string, ClockMarks> rows;  // table id + row -> marks
   size_t prune_at = 64;
 
-  // Drops marks the clock has passed. The threshold doubles when most rows are still ahead,
+  // Drops marks before `forget_before`. The threshold doubles when most rows are still kept,
   // so pruning stays amortised O(1) per call.
-  void Prune(int64_t now_ms) {
+  void Prune(int64_t forget_before) {
     int64_t newest = ClockMarks::kNone;
     for (auto it = rows.begin(); it != rows.end();) {
       ClockMarks kept;
       for (const ClockMark& m : it->second.marks()) {
-        if (m.ts >= now_ms) kept.Add(m.family, m.qualifier, m.whole_family, m.ts);
+        if (m.ts >= forget_before) kept.Add(m.family, m.qualifier, m.whole_family, m.ts);
       }
       if (kept.empty()) {
         it = rows.erase(it);
@@ -102,7 +102,7 @@ bool RowClock::Marks(uint64_t table_id, std::string_view row, int64_t now_ms, Cl
   for (const ClockMark& m : it->second.marks()) {
     if (m.ts >= now_ms) out->Add(m.family, m.qualifier, m.whole_family, m.ts);
   }
-  if (out->empty()) stripe.rows.erase(it);
+  if (out->empty() && it->second.ForRow() < now_ms - kForgetAfterMs) stripe.rows.erase(it);
   return !out->empty();
 }
 
@@ -114,7 +114,8 @@ void RowClock::Record(uint64_t table_id, std::string_view row, const ClockMarks&
   if (!ahead) return;
   Stripe& stripe = StripeFor(table_id, row);
   std::lock_guard<std::mutex> lock(stripe.mu);
-  if (stripe.horizon.load(std::memory_order_relaxed) < now_ms) stripe.rows.clear();
+  const int64_t forget_before = now_ms - kForgetAfterMs;
+  if (stripe.horizon.load(std::memory_order_relaxed) < forget_before) stripe.rows.clear();
   ClockMarks& held = stripe.rows[Key(table_id, row)];
   int64_t newest = stripe.horizon.load(std::memory_order_relaxed);
   for (const ClockMark& m : marks.marks()) {
@@ -128,7 +129,7 @@ void RowClock::Record(uint64_t table_id, std::string_view row, const ClockMarks&
   while (seen < newest && !horizon_.compare_exchange_weak(seen, newest, std::memory_order_release,
                                                           std::memory_order_relaxed)) {
   }
-  if (stripe.rows.size() >= stripe.prune_at) stripe.Prune(now_ms);
+  if (stripe.rows.size() >= stripe.prune_at) stripe.Prune(forget_before);
 }
 
 size_t RowClock::RowsHeld() {

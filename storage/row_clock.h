@@ -60,6 +60,12 @@ class ClockMarks {
 // are. Callers hold the row's lock. Thread-safe.
 class RowClock {
  public:
+  // How long a mark is kept once the clock has passed it. Callers read the clock before they
+  // ask for their row's marks, so a caller with a newer reading must not forget a mark another
+  // caller, still working with an older reading, needs: marks are dropped only when they are
+  // this far behind, which no caller's reading lags by in practice.
+  static constexpr int64_t kForgetAfterMs = 10000;
+
   explicit RowClock(size_t stripes = 64);
   ~RowClock();
   RowClock(const RowClock&) = delete;

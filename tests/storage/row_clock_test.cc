@@ -1,6 +1,7 @@
 #include "storage/row_clock.h"
 
 #include <string>
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -58,34 +59,43 @@ TEST(RowClockTest, OnlyTheNewestMarkOfAColumnCountsAndOnlyMarksAheadAreKept) {
 
 TEST(RowClockTest, MarksTheClockHasPassedAreForgotten) {
   RowClock clock(1);
+  constexpr int64_t kStep = 20;  // 5,000 rows over 100 s of clock
   for (int i = 0; i < 5000; ++i) {
-    clock.Record(1, "r" + std::to_string(i), Mark("f", "a", 10 + i), 9 + i);
+    clock.Record(1, "r" + std::to_string(i), Mark("f", "a", 10 + i * kStep), 9 + i * kStep);
   }
-  // Every row but the last is behind this clock: pruning keeps the map bounded and the answers
-  // unchanged.
-  EXPECT_LT(clock.RowsHeld(), 1000u);
+  // Rows more than kForgetAfterMs behind the clock are pruned: the map stays bounded (the last
+  // 10 s hold 500 rows) and the answers are unchanged.
+  EXPECT_LT(clock.RowsHeld(), 1100u);
+  const int64_t now = 10 + 4999 * kStep;
   ClockMarks out;
-  ASSERT_TRUE(clock.Marks(1, "r4999", 5000, &out));
-  EXPECT_EQ(out.ForColumn("f", "a"), 5009);
-  EXPECT_FALSE(clock.Marks(1, "r0", 5000, &out));
-  clock.Record(1, "x", Mark("f", "a", 20000), 19999);
+  ASSERT_TRUE(clock.Marks(1, "r4999", now, &out));
+  EXPECT_EQ(out.ForColumn("f", "a"), now);
+  EXPECT_FALSE(clock.Marks(1, "r0", now, &out));
+  EXPECT_FALSE(clock.Marks(1, "r4998", now, &out)) << "a passed mark is no answer, kept or not";
+  const int64_t much_later = now + RowClock::kForgetAfterMs + 1;
+  clock.Record(1, "x", Mark("f", "a", much_later + 1), much_later);
   EXPECT_EQ(clock.RowsHeld(), 1u) << "a stripe the clock has passed is emptied at its next mark";
 }
 
 // Callers hold each row's lock, so threads here own their rows; they share stripes, the map and
 // the newest-mark atomics (ThreadSanitizer, label concurrency).
+// The threads share one clock that only moves forward, as the store's callers do (each reads it
+// after taking its row lock): a mark may be dropped once that clock has passed it, never before.
 TEST(RowClockTest, ThreadsRecordingAndReadingTheirOwnRowsSeeTheirOwnMarks) {
   RowClock clock(4);
+  std::atomic<int64_t> now_ms{1000};
   std::vector<std::thread> threads;
   std::vector<int> wrong(4, 0);
   for (int t = 0; t < 4; ++t) {
-    threads.emplace_back([&clock, &wrong, t] {
+    threads.emplace_back([&clock, &now_ms, &wrong, t] {
       ClockMarks out;
       for (int i = 0; i < 2000; ++i) {
         const std::string row = "t" + std::to_string(t) + "-" + std::to_string(i % 50);
-        const int64_t now = 1000 + i;
+        const int64_t now = now_ms.fetch_add(1);
         clock.Record(1, row, Mark("f", "q", now + 5), now);
-        if (!clock.Marks(1, row, now, &out) || out.ForColumn("f", "q") < now + 5) ++wrong[t];
+        const int64_t later = now_ms.load();
+        if (later > now + 5) continue;  // the clock has passed the mark: it may be gone
+        if (!clock.Marks(1, row, later, &out) || out.ForColumn("f", "q") < now + 5) ++wrong[t];
       }
     });
   }
