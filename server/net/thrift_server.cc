@@ -62,9 +62,12 @@ class ThriftServer::Impl {
     // The processor reads each message from its own buffer, already bounded by
     // max_message_bytes; libthrift's default 100 MB budget must not be stricter than that.
     // Its recursion limit is the skimmer's (Limits::thrift_depth).
+    // make_shared takes its arguments by reference: a copy, so that libthrift's in-class
+    // constant needs no out-of-line definition (an unoptimised build fails to link without).
+    const int max_frame_size = TConfiguration::DEFAULT_MAX_FRAME_SIZE;
     core_.thrift_config = std::make_shared<TConfiguration>(
         static_cast<int>(std::min<size_t>(core_.config.max_message_bytes, INT_MAX)),
-        TConfiguration::DEFAULT_MAX_FRAME_SIZE, static_cast<int>(limits.thrift_depth));
+        max_frame_size, static_cast<int>(limits.thrift_depth));
   }
 
   ~Impl() { Stop(); }
