@@ -105,6 +105,10 @@ Status Catalog::Install(const TableInstall& install, std::vector<uint64_t>* drop
       batch.Put(NamespaceKey(ns.name), EncodeNamespaceDescriptor(ns));
     }
   }
+  // Lookups cached before this install must not outlive its write: once the batch is in, the
+  // sweeper may start on the retired ids, and a reader that checks its table after taking a
+  // LevelDB snapshot (Store::OpenScanner) must then find the catalog changing, not its cache.
+  BumpGeneration();
   HBEMU_RETURN_IF_ERROR(WriteSynced(db_, &batch));
 
   for (const std::string& key : gone_tables) tables_.erase(key);

@@ -214,9 +214,22 @@ Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read, /*is_get=*/false));
   if (spec.batch < 0) return Status::InvalidArgument("batch must not be negative");
-  *out = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis(),
-                                   limits_.result_bytes);
-  return Status::OK();
+  // The scanner reads a LevelDB snapshot taken after the lookup. A snapshot restore (test
+  // controls) in between gives the name a new table id and sweeps the old one, so the snapshot
+  // could hold the old table half swept: the name must still mean the same table once the
+  // snapshot is taken (table ids are never reused), else the scanner is made again.
+  for (int attempt = 0;; ++attempt) {
+    auto scanner = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis(),
+                                             limits_.result_bytes);
+    std::shared_ptr<const TableDescriptor> current;
+    if (attempt == 3 || !FindTable(table_name, true, &current).ok() ||
+        current->id == table->id) {
+      *out = std::move(scanner);
+      return Status::OK();
+    }
+    table = std::move(current);
+    HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read, /*is_get=*/false));
+  }
 }
 
 Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
