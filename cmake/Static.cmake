@@ -37,6 +37,9 @@ set_property(TARGET PkgConfig::PCRE2 APPEND PROPERTY INTERFACE_COMPILE_DEFINITIO
 add_link_options(-static ${HBEMU_STATIC_PREFIX}/lib/mimalloc.o)
 # server/gateway/free_memory.cc asks mimalloc, not glibc, to give freed memory back.
 add_compile_definitions(HBEMU_WITH_MIMALLOC)
+# Boost 1.74's container_hash (under Boost.PropertyTree, the REST door's XML reader) derives from
+# std::unary_function unless told not to, and the C++17 libc++ of Zig's clang has none.
+add_compile_definitions(BOOST_NO_CXX98_FUNCTION_BASE)
 file(GLOB HBEMU_MIMALLOC_INCLUDE ${HBEMU_STATIC_PREFIX}/include/mimalloc-*)
 include_directories(SYSTEM ${HBEMU_MIMALLOC_INCLUDE})
 
