@@ -519,20 +519,25 @@ def test_admin_connections_past_the_limit_are_refused_and_counted(server_factory
     for sock in held:
         sock.close()
 
+    failed_probes = []
+
     def admin_refused():
         url = "http://%s:%d/metrics" % admin
         try:
             with urllib.request.urlopen(url, timeout=10) as reply:
                 text = reply.read().decode()
         except OSError:
-            return None  # the held connections are still being closed
+            # The held connections are still being closed, so this probe was itself refused
+            # (and counted): a slow (sanitizer) build closes them after the first probe.
+            failed_probes.append(1)
+            return None
         for line in text.splitlines():
             if line.startswith('hbase_emulator_connections_refused_total{service="admin"}'):
                 return float(line.rsplit(" ", 1)[1])
         return -1.0
 
     assert wait_until(lambda: admin_refused() is not None)
-    assert admin_refused() == 30
+    assert 30 <= admin_refused() <= 30 + len(failed_probes), len(failed_probes)
     assert_serving(server)
 
 
