@@ -95,6 +95,26 @@ thrift2::TPut Put2(const std::string& row) {
   return put;
 }
 
+thrift2::TIncrement Increment2(const std::string& row) {
+  thrift2::TIncrement inc;
+  inc.row = row;
+  thrift2::TColumnIncrement c;
+  c.family = "f";
+  c.qualifier = "q";
+  inc.columns = {c};
+  return inc;
+}
+
+thrift2::TAppend Append2(const std::string& row) {
+  thrift2::TAppend app;
+  app.row = row;
+  thrift2::TColumnValue c;
+  c.family = "f";
+  c.qualifier = "q";
+  app.columns = {c};
+  return app;
+}
+
 TEST_F(RequestChecksTest, AnEmptyRowGetsTheSameTextAtBothDoors) {
   const std::string text = storage::CheckRow("").message();
   ASSERT_EQ(text, "Row length is 0");
@@ -108,22 +128,8 @@ TEST_F(RequestChecksTest, AnEmptyRowGetsTheSameTextAtBothDoors) {
          thrift2::TDelete d;
          thrift2_->deleteSingle("t", d);
        }},
-      {"thrift2 increment", [&] {
-         thrift2::TIncrement inc;
-         thrift2::TColumnIncrement c;
-         c.family = "f";
-         c.qualifier = "q";
-         inc.columns = {c};
-         thrift2_->increment(result, "t", inc);
-       }},
-      {"thrift2 append", [&] {
-         thrift2::TAppend app;
-         thrift2::TColumnValue c;
-         c.family = "f";
-         c.qualifier = "q";
-         app.columns = {c};
-         thrift2_->append(result, "t", app);
-       }},
+      {"thrift2 increment", [&] { thrift2_->increment(result, "t", Increment2("")); }},
+      {"thrift2 append", [&] { thrift2_->append(result, "t", Append2("")); }},
   });
 }
 
@@ -136,24 +142,8 @@ TEST_F(RequestChecksTest, ARowPastMaxRowLengthGetsTheSameTextAtBothDoors) {
       {"thrift1 mutateRow", [&] { thrift1_->mutateRow("t", row, {Put1()}, kNoAttrs); }},
       {"thrift1 deleteAllRow", [&] { thrift1_->deleteAllRow("t", row, kNoAttrs); }},
       {"thrift2 put", [&] { thrift2_->put("t", Put2(row)); }},
-      {"thrift2 increment", [&] {
-         thrift2::TIncrement inc;
-         inc.row = row;
-         thrift2::TColumnIncrement c;
-         c.family = "f";
-         c.qualifier = "q";
-         inc.columns = {c};
-         thrift2_->increment(result, "t", inc);
-       }},
-      {"thrift2 append", [&] {
-         thrift2::TAppend app;
-         app.row = row;
-         thrift2::TColumnValue c;
-         c.family = "f";
-         c.qualifier = "q";
-         app.columns = {c};
-         thrift2_->append(result, "t", app);
-       }},
+      {"thrift2 increment", [&] { thrift2_->increment(result, "t", Increment2(row)); }},
+      {"thrift2 append", [&] { thrift2_->append(result, "t", Append2(row)); }},
   });
 }
 
