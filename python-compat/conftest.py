@@ -55,6 +55,17 @@ def _session_server_must_survive_each_test(request):
                         % (server.proc.returncode, server.stderr_text()), pytrace=False)
 
 
+@pytest.fixture(scope="module")
+def module_server():
+    """An in-memory hbase-emulator of the module's own, for tests that run its tools against a
+    server they may fill freely; skipped when the suite targets another server."""
+    if hbcompat.external_target() is not None:
+        pytest.skip(hbcompat.RESTART_SKIP_REASON)
+    server = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def hbase_endpoint():
     target = hbcompat.external_target()

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import hbcompat
 from hbase_emulator import thrift2
 from test_transfer import all_cells
 
@@ -20,12 +19,8 @@ IMPORT = Path(sys.executable).parent / "hbase-emulator-import"
 
 
 @pytest.fixture(scope="module")
-def server():
-    if hbcompat.external_target() is not None:
-        pytest.skip(hbcompat.RESTART_SKIP_REASON)
-    s = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()
-    yield s
-    s.stop()
+def server(module_server):
+    return module_server
 
 
 def table_line(name, **fields):

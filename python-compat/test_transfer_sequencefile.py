@@ -20,7 +20,6 @@ from pathlib import Path
 
 import pytest
 
-import hbcompat
 from hbase_emulator import bytes_text, hbase_result, sequencefile, thrift2
 from test_transfer import all_cells, make_dataset
 
@@ -32,12 +31,8 @@ FORMS = ("plain", "record-deflate", "block-deflate")
 
 
 @pytest.fixture(scope="module")
-def server():
-    if hbcompat.external_target() is not None:
-        pytest.skip(hbcompat.RESTART_SKIP_REASON)
-    s = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()
-    yield s
-    s.stop()
+def server(module_server):
+    return module_server
 
 
 def unique(prefix="seq"):

@@ -50,12 +50,8 @@ def _own_servers_only():
 
 
 @pytest.fixture(scope="module")
-def server():
-    if hbcompat.external_target() is not None:
-        pytest.skip(hbcompat.RESTART_SKIP_REASON)
-    s = hbcompat.EmulatorProcess(["--in-memory", "--port", "0"]).start()
-    yield s
-    s.stop()
+def server(module_server):
+    return module_server
 
 
 @pytest.fixture
