@@ -1,12 +1,14 @@
 package org.hbemu.clients;
 
+import static org.hbemu.clients.Tour.scan;
+import static org.hbemu.clients.Tour.show;
+import static org.hbemu.clients.Tour.step;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HColumnDescriptor;
@@ -18,8 +20,6 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.filter.QualifierFilter;
@@ -101,56 +101,9 @@ public final class RestClientTour {
     System.out.println("tour done");
   }
 
-  private interface Step {
-    String run() throws Exception;
-  }
-
-  private static void step(String label, Step body) {
-    String answer;
-    try {
-      answer = body.run();
-    } catch (Exception e) {
-      String message = String.valueOf(e.getMessage());
-      int newline = message.indexOf('\n');
-      answer = "threw " + e.getClass().getName() + ": "
-          + (newline < 0 ? message : message.substring(0, newline));
-    }
-    System.out.println(label + " -> " + answer);
-  }
-
   private static Put put(String row, byte[] family, String qualifier, String value) {
     return new Put(Bytes.toBytes(row)).addColumn(family, Bytes.toBytes(qualifier),
         Bytes.toBytes(value));
-  }
-
-  /** row{f:a=v,...} with explicit timestamps below 10^6 shown as @ts (server ones are not). */
-  private static String show(Result r) {
-    if (r == null || r.isEmpty()) return "{}";
-    StringBuilder b = new StringBuilder(Bytes.toString(r.getRow())).append('{');
-    boolean first = true;
-    for (Cell c : r.rawCells()) {
-      if (!first) b.append(',');
-      first = false;
-      b.append(Bytes.toString(CellUtil.cloneFamily(c))).append(':')
-          .append(Bytes.toString(CellUtil.cloneQualifier(c))).append('=')
-          .append(Bytes.toString(CellUtil.cloneValue(c)));
-      if (c.getTimestamp() < 1_000_000) b.append('@').append(c.getTimestamp());
-    }
-    return b.append('}').toString();
-  }
-
-  private static String show(Result[] results) {
-    List<String> out = new ArrayList<>();
-    for (Result r : results) out.add(show(r));
-    return out.toString();
-  }
-
-  private static String scan(RemoteHTable table, Scan scan) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (ResultScanner scanner = table.getScanner(scan)) {
-      for (Result r : scanner) out.add(show(r));
-    }
-    return out.toString();
   }
 
   private static void tour(RemoteHTable table) {

@@ -1,5 +1,9 @@
 package org.hbemu.clients;
 
+import static org.hbemu.clients.Tour.scan;
+import static org.hbemu.clients.Tour.show;
+import static org.hbemu.clients.Tour.step;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +27,6 @@ import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -100,23 +103,6 @@ public final class ThriftConnectionTour {
     System.out.println("tour done");
   }
 
-  private interface Step {
-    String run() throws Exception;
-  }
-
-  private static void step(String label, Step body) {
-    String answer;
-    try {
-      answer = body.run();
-    } catch (Exception e) {
-      String message = String.valueOf(e.getMessage());
-      int newline = message.indexOf('\n');
-      answer = "threw " + e.getClass().getName() + ": "
-          + (newline < 0 ? message : message.substring(0, newline));
-    }
-    System.out.println(label + " -> " + answer);
-  }
-
   private static void tour(Connection connection, Admin admin, Table table, TableName name)
       throws IOException {
     step("tableExists", () -> String.valueOf(admin.tableExists(name)));
@@ -158,20 +144,20 @@ public final class ThriftConnectionTour {
     });
 
     // Filtered scans.
-    step("scan PrefixFilter(r1)", () -> scan(table, new PrefixFilter(Bytes.toBytes("r1"))));
+    step("scan PrefixFilter(r1)", () -> scanFiltered(table, new PrefixFilter(Bytes.toBytes("r1"))));
     step("scan SingleColumnValueFilter(f:a = v3)", () -> {
       SingleColumnValueFilter f = new SingleColumnValueFilter(F, Bytes.toBytes("a"),
           CompareOperator.EQUAL, Bytes.toBytes("v3"));
       f.setFilterIfMissing(true);
-      return scan(table, f);
+      return scanFiltered(table, f);
     });
-    step("scan SingleColumnValueFilter(f:b >= b7, missing passes)", () -> scan(table,
+    step("scan SingleColumnValueFilter(f:b >= b7, missing passes)", () -> scanFiltered(table,
         new SingleColumnValueFilter(F, Bytes.toBytes("b"), CompareOperator.GREATER_OR_EQUAL,
             Bytes.toBytes("b7"))));
-    step("scan FilterList(ONE: prefix r2, prefix r4)", () -> scan(table,
+    step("scan FilterList(ONE: prefix r2, prefix r4)", () -> scanFiltered(table,
         new FilterList(FilterList.Operator.MUST_PASS_ONE, new PrefixFilter(Bytes.toBytes("r2")),
             new PrefixFilter(Bytes.toBytes("r4")))));
-    step("scan FilterList(ALL: qualifier a, value regex v[1-4])", () -> scan(table,
+    step("scan FilterList(ALL: qualifier a, value regex v[1-4])", () -> scanFiltered(table,
         new FilterList(FilterList.Operator.MUST_PASS_ALL,
             new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes("a"))),
             new ValueFilter(CompareOperator.EQUAL, new RegexStringComparator("v[1-4]")))));
@@ -183,10 +169,10 @@ public final class ThriftConnectionTour {
         new Scan().withStartRow(Bytes.toBytes("r5")).setFilter(new PageFilter(2))));
     step("scan PageFilter(2) r1..r5", () -> scan(table, new Scan().withStartRow(Bytes.toBytes("r1"))
         .withStopRow(Bytes.toBytes("r5")).setFilter(new PageFilter(2))));
-    step("scan QualifierFilter(> a)", () -> scan(table,
+    step("scan QualifierFilter(> a)", () -> scanFiltered(table,
         new QualifierFilter(CompareOperator.GREATER, new BinaryComparator(Bytes.toBytes("a")))));
-    step("scan ColumnPrefixFilter(c)", () -> scan(table, new ColumnPrefixFilter(Bytes.toBytes("c"))));
-    step("scan ValueFilter(regex (?i)V[89])", () -> scan(table,
+    step("scan ColumnPrefixFilter(c)", () -> scanFiltered(table, new ColumnPrefixFilter(Bytes.toBytes("c"))));
+    step("scan ValueFilter(regex (?i)V[89])", () -> scanFiltered(table,
         new ValueFilter(CompareOperator.EQUAL, new RegexStringComparator("V[89]",
             java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL))));
     step("scan WhileMatchFilter(prefix r1) from r1", () -> {
@@ -278,38 +264,8 @@ public final class ThriftConnectionTour {
     step("table.getRegionLocator", () -> String.valueOf(table.getRegionLocator().getName()));
   }
 
-  private static String scan(Table table, Filter filter) throws IOException {
+  private static String scanFiltered(Table table, Filter filter) throws IOException {
     return scan(table, new Scan().setFilter(filter));
-  }
-
-  private static String scan(Table table, Scan scan) throws IOException {
-    List<String> rows = new ArrayList<>();
-    try (ResultScanner scanner = table.getScanner(scan)) {
-      for (Result r : scanner) rows.add(show(r));
-    }
-    return rows.toString();
-  }
-
-  private static String show(Result[] results) {
-    List<String> shown = new ArrayList<>();
-    for (Result r : results) shown.add(show(r));
-    return shown.toString();
-  }
-
-  // "r1{f:a=v1,g:c=c}", or "{}" for an empty result.
-  private static String show(Result r) {
-    StringBuilder out = new StringBuilder();
-    if (r.getRow() != null) out.append(Bytes.toStringBinary(r.getRow()));
-    out.append('{');
-    boolean first = true;
-    for (Cell c : r.rawCells()) {
-      if (!first) out.append(',');
-      first = false;
-      out.append(Bytes.toStringBinary(CellUtil.cloneFamily(c))).append(':')
-          .append(Bytes.toStringBinary(CellUtil.cloneQualifier(c))).append('=')
-          .append(Bytes.toStringBinary(CellUtil.cloneValue(c)));
-    }
-    return out.append('}').toString();
   }
 
   private static String showLongs(Result r) {
