@@ -5,14 +5,10 @@ code from Thrift IDL files, and opens raw Apache Thrift clients.
 """
 
 import os
-import queue
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import uuid
 from pathlib import Path
 
@@ -21,11 +17,10 @@ REPO = HERE.parent
 IDL = REPO / "thrift" / "Hbase.thrift"
 IDL2 = REPO / "thrift" / "THBaseService.thrift"
 
-# "hbase-emulator ready on HOST:PORT" (Thrift1), then other ports as " name=HOST:PORT": parsed
-# in one place, the installable package's server module.
-from hbase_emulator.server import parse_ready_line  # noqa: E402
+# The installable package's server runner: the readiness line is parsed and a failed start
+# explained in one place.
+from hbase_emulator.server import EmulatorServer  # noqa: E402
 READY_TIMEOUT_S = 10.0
-STOP_TIMEOUT_S = 15.0
 # Socket timeout for every client the suite opens, so a hung server fails a test instead of the run.
 CLIENT_TIMEOUT_MS = 30000
 
@@ -129,119 +124,23 @@ def extra_flags():
     return shlex.split(os.environ.get("HBEMU_EXTRA_FLAGS", ""))
 
 
-class EmulatorProcess:
-    """One hbase-emulator process: started with --port 0, ready once it prints its readiness line."""
+class EmulatorProcess(EmulatorServer):
+    """One hbase-emulator process of the suite's: the package's own server runner, given the
+    suite's binary and its extra flags (HBEMU_EXTRA_FLAGS)."""
 
     def __init__(self, args, binary=None, ready_timeout=READY_TIMEOUT_S):
-        self.binary = Path(binary or emulator_bin())
-        self.args = [str(a) for a in args] + extra_flags()
-        self.ready_timeout = ready_timeout
-        self.proc = None
-        self.host = None
-        self.port = None
-        self.ports = {}  # every port the readiness line names: thrift1, thrift2, ...
-        self.returncode = None
-        self._stderr_file = None
-        self._lines = queue.Queue()
-
-    @property
-    def argv(self):
-        return [str(self.binary)] + self.args
-
-    def stderr_text(self, limit=6000):
-        if self._stderr_file is None:
-            return ""
-        try:
-            with open(self._stderr_file.name, "rb") as f:
-                data = f.read()
-        except OSError:
-            return ""
-        text = data.decode("utf-8", "replace")
-        return text if len(text) <= limit else "...\n" + text[-limit:]
-
-    def _pump_stdout(self):
-        # Reads stdout for the whole life of the process so the server never blocks on a full pipe.
-        for raw in iter(self.proc.stdout.readline, b""):
-            self._lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        self._lines.put(None)
+        super().__init__(Path(binary or emulator_bin()), [str(a) for a in args] + extra_flags(),
+                         ready_timeout)
 
     def start(self):
         if not self.binary.is_file():
             raise RuntimeError("hbase-emulator binary not found at %s (set HBASE_EMULATOR_BIN or build it)"
                                % self.binary)
-        self._stderr_file = tempfile.NamedTemporaryFile(prefix="hbase-emulator-", suffix=".stderr",
-                                                        delete=False)
-        self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=self._stderr_file)
-        threading.Thread(target=self._pump_stdout, name="emulator-stdout", daemon=True).start()
-        deadline = time.monotonic() + self.ready_timeout
-        seen = []
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._fail("no readiness line within %.0f s" % self.ready_timeout, seen)
-            try:
-                line = self._lines.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if line is None:
-                try:
-                    self.proc.wait(timeout=2)
-                except subprocess.TimeoutExpired:
-                    pass
-                self._fail("stdout closed before the readiness line (exit code %s)" % self.proc.poll(), seen)
-            seen.append(line)
-            parsed = parse_ready_line(line)
-            if parsed:
-                self.host, self.ports = parsed
-                self.port = self.ports["thrift1"]
-                return self
-
-    @property
-    def thrift2_port(self):
-        return self.ports.get("thrift2")
-
-    def _fail(self, why, seen):
-        self.kill()
-        raise RuntimeError(
-            "hbase-emulator did not become ready: %s\n  command: %s\n  stdout so far: %r\n"
-            "  stderr (%s):\n%s" % (why, " ".join(self.argv), seen[-10:],
-                                   self._stderr_file.name, self.stderr_text()))
-
-    def stop(self, timeout=STOP_TIMEOUT_S):
-        """SIGTERM, wait, then SIGKILL. Returns the exit code (negative if killed by a signal)."""
-        if self.proc is None:
-            return None
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.returncode = self.proc.returncode
-        if self.returncode == 0:
-            self.discard_log()
-        return self.returncode
+        return super().start()
 
     def discard_log(self):
         """Stderr is kept in a temp file only while it may explain a failure."""
-        if self._stderr_file is not None:
-            self._stderr_file.close()
-            try:
-                os.unlink(self._stderr_file.name)
-            except OSError:
-                pass
-
-    def kill(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        if self.proc is not None:
-            self.returncode = self.proc.returncode
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
+        self._discard_log()
 
 
 def generate_thrift_py(idl_path, out_dir):
