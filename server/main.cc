@@ -24,6 +24,7 @@
 #include "server/control/control_routes.h"
 #include "server/control/control_state.h"
 #include "server/control/register.h"
+#include "server/gateway/free_memory.h"
 #include "server/gateway/rest_counters.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/net/thrift_server.h"
@@ -72,6 +73,7 @@ std::string InsistedModes(const server::WireForcing& forcing) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  server::ConfigureAllocator();
   FLAGS_logtostderr = true;
   google::InitGoogleLogging(argv[0]);
 

@@ -8,6 +8,14 @@
 
 namespace hbemu::server {
 
+void ConfigureAllocator() {
+#if !defined(HBEMU_WITH_MIMALLOC) && defined(__GLIBC__)
+  // Setting either turns off glibc's dynamic adjustment of both.
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMmapThresholdBytes));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(kTrimThresholdBytes));
+#endif
+}
+
 void ReturnFreeMemory() {
 #if defined(HBEMU_WITH_MIMALLOC)
   mi_collect(true);
