@@ -16,6 +16,7 @@
 #include "server/thrift2/thbase_handler.h"
 #include "storage/clock.h"
 #include "storage/store.h"
+#include "tests/test_util.h"
 
 namespace hbemu::server {
 namespace {
@@ -47,10 +48,7 @@ bool EndsWith(const std::string& text, const std::string& tail) {
 class RequestChecksTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    options.clock = &clock_;
-    ASSERT_TRUE(storage::Store::Open(options, &store_).ok());
+    ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_));
     scanners_ = std::make_unique<ScannerRegistry>(&clock_, 60000);
     thrift1_ = std::make_unique<HbaseHandler>(store_.get(), scanners_.get(),
                                               HbaseHandler::Options());

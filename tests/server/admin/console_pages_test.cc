@@ -64,9 +64,7 @@ json FaultsAnswer() {
 class ConsolePagesTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    ASSERT_OK(storage::Store::Open(options, &store_));
+    ASSERT_OK(testutil::OpenInMemoryStore(nullptr, &store_));
   }
 
   // A console; with `controls`, its control GETs are answered here and recorded.

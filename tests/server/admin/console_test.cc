@@ -22,9 +22,7 @@ using nlohmann::json;
 class ConsoleTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    ASSERT_OK(storage::Store::Open(options, &store_));
+    ASSERT_OK(testutil::OpenInMemoryStore(nullptr, &store_));
     storage::FamilyDescriptor f;
     f.name = "f";
     f.max_versions = 3;
@@ -480,9 +478,7 @@ TEST(ConsoleHelpersTest, JsonTextTurnsBytesThatAreNotUtf8IntoReplacementCharacte
 
 TEST(ConsoleWireTest, MetricsTextShowsConnectionsByModeAndOnCallThreads) {
   std::unique_ptr<storage::Store> store;
-  storage::StoreOptions options;
-  options.in_memory = true;
-  ASSERT_OK(storage::Store::Open(options, &store));
+  ASSERT_OK(testutil::OpenInMemoryStore(nullptr, &store));
   Metrics metrics;
   WireStats wire;
   wire.open[WireStats::ModeIndex({WireTransport::kFramed, WireProtocol::kCompact})] = 3;
@@ -505,9 +501,7 @@ TEST(ConsoleWireTest, MetricsTextShowsConnectionsByModeAndOnCallThreads) {
 
 TEST(ConsoleMetricsTest, AdminPortsRefusedConnectionsAreCountedBesideTheThriftPorts) {
   std::unique_ptr<storage::Store> store;
-  storage::StoreOptions options;
-  options.in_memory = true;
-  ASSERT_OK(storage::Store::Open(options, &store));
+  ASSERT_OK(testutil::OpenInMemoryStore(nullptr, &store));
   Metrics metrics;
   WireStats wire;
   wire.refused = 4;
@@ -530,9 +524,7 @@ TEST(ConsoleMetricsTest, AdminPortsRefusedConnectionsAreCountedBesideTheThriftPo
 
 TEST(ConsoleMetricsTest, RestCallsAreExportedByEndpointAndStatusClass) {
   std::unique_ptr<storage::Store> store;
-  storage::StoreOptions options;
-  options.in_memory = true;
-  ASSERT_OK(storage::Store::Open(options, &store));
+  ASSERT_OK(testutil::OpenInMemoryStore(nullptr, &store));
   Metrics metrics;
   RestCounters rest({"version", "row"});
   rest.Record(1, 200);

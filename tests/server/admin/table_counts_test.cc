@@ -16,9 +16,7 @@ namespace {
 class TableCountsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    ASSERT_OK(storage::Store::Open(options, &store_));
+    ASSERT_OK(testutil::OpenInMemoryStore(nullptr, &store_));
     storage::FamilyDescriptor f;
     f.name = "f";
     for (const char* name : {"a", "b"}) {

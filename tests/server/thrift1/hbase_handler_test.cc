@@ -15,6 +15,7 @@
 #include "server/thrift1/errors.h"
 #include "storage/clock.h"
 #include "storage/store.h"
+#include "tests/test_util.h"
 
 namespace hbemu::server {
 namespace {
@@ -51,10 +52,7 @@ ColumnDescriptor Family(const std::string& name, int versions = 3) {
 class HbaseHandlerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    options.clock = &clock_;
-    ASSERT_TRUE(storage::Store::Open(options, &store_).ok());
+    ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_));
     scanners_ = std::make_unique<ScannerRegistry>(&clock_, 60000);
     handler_ = std::make_unique<HbaseHandler>(store_.get(), scanners_.get(),
                                               HbaseHandler::Options());
@@ -115,11 +113,8 @@ class SteppingClock : public storage::Clock {
 
 TEST(HbaseHandlerOrderTest, MutateRowAppliesDeletesBeforePuts) {
   SteppingClock clock;
-  storage::StoreOptions options;
-  options.in_memory = true;
-  options.clock = &clock;
   std::unique_ptr<storage::Store> store;
-  ASSERT_TRUE(storage::Store::Open(options, &store).ok());
+  ASSERT_OK(testutil::OpenInMemoryStore(&clock, &store));
   ScannerRegistry scanners(&clock, 60000);
   HbaseHandler handler(store.get(), &scanners, HbaseHandler::Options());
   handler.createTable("t", {Family("f")});

@@ -21,6 +21,7 @@
 #include "server/gateway/scanner_registry.h"
 #include "storage/clock.h"
 #include "storage/store.h"
+#include "tests/test_util.h"
 
 namespace hbemu::server {
 namespace {
@@ -42,10 +43,7 @@ std::shared_ptr<TProtocol> MakeProtocol(bool compact, std::shared_ptr<TMemoryBuf
 class HbaseProcessorTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    options.clock = &clock_;
-    ASSERT_TRUE(storage::Store::Open(options, &store_).ok());
+    ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_));
     scanners_ = std::make_unique<ScannerRegistry>(&clock_, 60000);
     handler_ = std::make_shared<HbaseHandler>(store_.get(), scanners_.get(),
                                               HbaseHandler::Options());
@@ -141,10 +139,7 @@ class MutateRowsTest : public HbaseProcessorTest {
   void SetUp() override {
     HbaseProcessorTest::SetUp();
     for (Side* side : {&fast_, &generated_}) {
-      storage::StoreOptions options;
-      options.in_memory = true;
-      options.clock = &clock_;
-      ASSERT_TRUE(storage::Store::Open(options, &side->store).ok());
+      ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &side->store));
       side->handler = std::make_shared<HbaseHandler>(side->store.get(), scanners_.get(),
                                                      HbaseHandler::Options());
       thrift::ColumnDescriptor f, g;

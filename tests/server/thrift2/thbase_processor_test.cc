@@ -19,6 +19,7 @@
 #include "server/limits.h"
 #include "storage/clock.h"
 #include "storage/store.h"
+#include "tests/test_util.h"
 
 namespace hbemu::server {
 namespace {
@@ -38,10 +39,7 @@ std::shared_ptr<TProtocol> MakeProtocol(bool compact, std::shared_ptr<TMemoryBuf
 class ThbaseProcessorTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    storage::StoreOptions options;
-    options.in_memory = true;
-    options.clock = &clock_;
-    ASSERT_TRUE(storage::Store::Open(options, &store_).ok());
+    ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_));
     scanners_ = std::make_unique<ScannerRegistry>(&clock_, 60000);
     handler_ = std::make_shared<ThbaseHandler>(store_.get(), scanners_.get(),
                                                ThbaseHandler::Options());
