@@ -14,10 +14,21 @@ namespace hbemu::server::rest {
 namespace {
 
 
+// The limit a refused request passed, named so that its client can tell what to change.
+std::string PastLimit(const char* what, const char* name, int64_t value) {
+  return std::string("the request's ") + what + " is past the " + name + " limit of " +
+         std::to_string(value) + " bytes (--limit " + name + "=N raises it)\r\n";
+}
+
 HttpResponse FaultAnswer(HttpFault fault) {
+  const Limits& limits = CurrentLimits();
   switch (fault) {
-    case HttpFault::kHeaderTooLarge: return Plain(431, "Request Header Fields Too Large\r\n");
-    case HttpFault::kBodyTooLarge: return Plain(413, "Payload Too Large\r\n");
+    case HttpFault::kHeaderTooLarge:
+      return Plain(431, "Request Header Fields Too Large\r\n" +
+                            PastLimit("header", "http_header_bytes", limits.http_header_bytes));
+    case HttpFault::kBodyTooLarge:
+      return Plain(413, "Payload Too Large\r\n" +
+                            PastLimit("body", "message_bytes", limits.message_bytes));
     case HttpFault::kMalformed: return BadRequest();
     case HttpFault::kHandlerFailed: break;
   }

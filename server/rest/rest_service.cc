@@ -39,6 +39,12 @@ HttpResponse Unavailable(const std::string& detail) {
   return Plain(503, std::string("Unavailable") + kCrLf + detail);
 }
 
+HttpResponse PastResultBytes() {
+  return Unavailable("the rows found exceed the result_bytes limit of " +
+                     std::to_string(CurrentLimits().result_bytes) +
+                     " bytes (--limit result_bytes=N raises it)" + kCrLf);
+}
+
 HttpResponse MethodNotAllowed(const std::string& allow) {
   HttpResponse response;
   response.status = 405;

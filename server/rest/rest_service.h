@@ -93,6 +93,8 @@ HttpResponse NotFound(const std::string& detail = std::string());
 HttpResponse BadRequest(const std::string& detail = std::string());
 HttpResponse Unavailable(const std::string& detail = std::string());
 HttpResponse Plain(int status, std::string body);
+// 503 for a read whose rows pass the result_bytes limit, naming it.
+HttpResponse PastResultBytes();
 // Jersey's answers before a resource runs: no body.
 HttpResponse MethodNotAllowed(const std::string& allow);
 HttpResponse NotAcceptable();

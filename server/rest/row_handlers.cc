@@ -180,7 +180,7 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
   // A get HBase cannot do (missing table or family) reads as nothing found.
   if (!s.ok() && GetReadsAsNothing(s)) return NotFound();
   if (!s.ok()) return FromStatus(s);
-  if (too_large) return Unavailable("the rows found exceed result_bytes\r\n");
+  if (too_large) return PastResultBytes();
   if (rows.empty()) return NotFound();
   if (one_value) {
     // The first cell found, with only its timestamp as a header.
@@ -518,7 +518,7 @@ HttpResponse RestService::Multiget(const HttpRequest& request, const Route& rout
     if (result.cells.empty()) continue;
     result.row = spec.row;
     bytes += RowBytes(result);
-    if (bytes > ResultBudget()) return Unavailable("the rows found exceed result_bytes\r\n");
+    if (bytes > ResultBudget()) return PastResultBytes();
     cells.rows.push_back(ToRowModel(result));
   }
   if (cells.rows.empty()) return Plain(404, "No rows found.\r\n");
