@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "server/admin/metrics.h"
 #include "server/rest/jetty_error.h"
 #include "server/rest/query_numbers.h"
 #include "server/rest/rest_service.h"
@@ -113,6 +114,7 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
       cells.rows.push_back(std::move(model));
     }
   }
+  for (const RowModel& row : cells.rows) admin::NoteRead(route.table, row.key);
   if (rep == Representation::kProtobuf) return Ok(type, EncodeCellSetStream(cells.rows, limit));
   return Ok(type, Encode(rep, cells));
 }

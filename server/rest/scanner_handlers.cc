@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "server/admin/metrics.h"
 #include "server/rest/base64.h"
 #include "server/rest/filter_model.h"
 #include "server/rest/jetty_error.h"
@@ -133,6 +134,7 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     if (!model.cells.empty()) cells.rows.push_back(std::move(model));
   }
   RestScanners::Recount(entry.get());
+  for (const RowModel& row : cells.rows) admin::NoteRead(entry->table, row.key);
   if (cells.rows.empty()) {
     HttpResponse done;
     done.status = 204;
