@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
   const int64_t started_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                       std::chrono::system_clock::now().time_since_epoch())
                                       .count();
-  // Counts every call of both services for /metrics and the console.
+  // Counts every call of the Thrift services and the REST door for /metrics and the console.
   server::admin::Metrics metrics;
 
   // The test controls' clock, faults and call log; absent (and every call's hook a null check)
@@ -214,6 +214,8 @@ int main(int argc, char** argv) {
     rest_server = std::make_unique<server::rest::RestServer>(
         options.rest_bind_address, options.rest_port, rest_service.get(), rest_counters.get(),
         options.allowed_hosts);
+    rest_server->SetMetrics(&metrics);
+    if (controls) rest_server->SetCallGate(controls->GateFor("rest"));
     if (!rest_server->Start(&error)) {
       if (options.rest_port_given) {
         LOG(ERROR) << "[main] cannot serve REST: " << error;

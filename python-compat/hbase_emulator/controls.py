@@ -94,7 +94,8 @@ class Controls:
         return self.get("/control/")["routes"]
 
     def method_names(self):
-        """{"thrift1": [...], "thrift2": [...], "happybase": {"Table.put": [thrift calls]}}, the
+        """{"thrift1": [...], "thrift2": [...], "rest": ["GET /table/row", ...],
+        "happybase": {"Table.put": [thrift calls]}}, the
         names fault rules and call queries take; None when the server does not list them."""
         if not hasattr(self, "_method_names"):
             try:
@@ -106,15 +107,16 @@ class Controls:
         return self._method_names
 
     def check_method(self, method, service=None):
-        """Raises UnknownMethodError unless `method` (a Thrift method, a glob over them or a
-        happybase operation such as "Table.put") names a call of `service`. The server checks
+        """Raises UnknownMethodError unless `method` (a Thrift method or REST call such as
+        "GET /table/row", a glob over them, or a happybase operation such as "Table.put") names
+        a call of `service`. The server checks
         the same; this says so before any request, with the close names."""
         if method in (None, "", "*"):
             return
         names = self.method_names()
         if names is None:
             return
-        services = [s for s in ("thrift1", "thrift2") if service in (None, "", "*")
+        services = [s for s in ("thrift1", "thrift2", "rest") if service in (None, "", "*")
                     or fnmatch.fnmatchcase(s, service)]
         methods = sorted({m for s in services for m in names.get(s, [])})
         operations = sorted(names.get("happybase", {})) if "thrift1" in services else []
@@ -190,7 +192,7 @@ class Faults:
             exception=None, message=None, can_retry=None, delay_ms=None, times=None,
             probability=None, seed=None):
         """Installs a rule; returns it as the server lists it (with its "id"). `method` is a
-        Thrift method, a glob over them, or a happybase operation ("Table.put", "Table.scan":
+        Thrift method or a REST call ("PUT /table/row", service "rest"), a glob over them, or a happybase operation ("Table.put", "Table.scan":
         every Thrift call it makes); an unknown name raises UnknownMethodError."""
         self._c.check_method(method, service)
         return self._c.post("/control/faults", action=action, service=service, method=method,

@@ -6,7 +6,8 @@
 namespace hbemu::server::admin {
 
 // The methods each service's IDL declares (thrift/Hbase.thrift for "thrift1",
-// thrift/THBaseService.thrift for "thrift2"). Metrics keep a series per known method only: the
+// thrift/THBaseService.thrift for "thrift2"), and the REST door's calls ("rest": "GET /table/row"
+// and the like, an HTTP method and the shape of a path). Metrics keep a series per known method only: the
 // name in a call message is whatever the client sent, and a series per made-up name would let
 // any client grow the server's memory and /metrics without bound.
 bool IsKnownMethod(std::string_view service, std::string_view method);

@@ -102,7 +102,7 @@ std::string Console::PrometheusText() const {
   w.Sample(p + "info", Label("version", sources_.version), uint64_t{1});
 
   const auto methods = sources_.metrics->Methods();
-  w.Family(p + "calls_total", "counter", "Thrift calls by service, method and outcome.");
+  w.Family(p + "calls_total", "counter", "Calls by service (thrift1, thrift2, rest), method and outcome.");
   for (const MethodStats* m : methods) {
     for (int o = 0; o < kOutcomes; ++o) {
       w.Sample(p + "calls_total",

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "server/control/call_decode.h"
+#include "server/control/call_gate_hook.h"
 #include "server/gateway/failure_reason.h"
 
 namespace hbemu::server::control {
@@ -179,6 +180,12 @@ CallHook* ControlState::HookFor(const std::string& service) {
   std::lock_guard<std::mutex> lock(mu_);
   hooks_.push_back(std::make_unique<Hook>(this, &active_, service));
   return hooks_.back().get();
+}
+
+CallGate* ControlState::GateFor(const std::string& service) {
+  std::lock_guard<std::mutex> lock(mu_);
+  gates_.push_back(MakeCallGate(this, &active_, service));
+  return gates_.back().get();
 }
 
 void ControlState::Refresh() {

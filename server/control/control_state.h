@@ -12,6 +12,7 @@
 #include "server/control/call_log.h"
 #include "server/control/faults.h"
 #include "server/control/scanner_tables.h"
+#include "server/gateway/call_gate.h"
 #include "server/net/call_hook.h"
 #include "storage/clock.h"
 
@@ -32,6 +33,8 @@ class ControlState {
 
   // The hook a service's port runs every call through ("thrift1", "thrift2").
   CallHook* HookFor(const std::string& service);
+  // The gate a door that describes its own calls runs them through ("rest").
+  CallGate* GateFor(const std::string& service);
   // After a change of the rules or of the log's switch: whether calls go through the hooks.
   void Refresh();
 
@@ -51,6 +54,7 @@ class ControlState {
   std::atomic<bool> active_{true};
   std::mutex mu_;
   std::vector<std::unique_ptr<Hook>> hooks_;
+  std::vector<std::unique_ptr<CallGate>> gates_;
   std::vector<std::function<void()>> clock_listeners_;
 };
 

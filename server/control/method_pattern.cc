@@ -21,7 +21,7 @@ bool HasGlobCharacters(const std::string& text) {
   return text.find_first_of("*?[") != std::string::npos;
 }
 
-constexpr std::string_view kServices[] = {"thrift1", "thrift2"};
+constexpr std::string_view kServices[] = {"thrift1", "thrift2", "rest"};
 
 // The Thrift methods of every service `service` matches.
 std::vector<std::string> MethodsOf(const std::string& service) {
@@ -98,7 +98,8 @@ bool ValidServicePattern(const std::string& service, std::string* error) {
   for (std::string_view s : kServices) {
     if (Glob(service, s)) return true;
   }
-  *error = Unknown("no service", service, {"thrift1", "thrift2"}) + " (thrift1 or thrift2)";
+  *error = Unknown("no service", service, {"thrift1", "thrift2", "rest"}) +
+           " (thrift1, thrift2 or rest)";
   return false;
 }
 

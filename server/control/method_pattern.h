@@ -6,8 +6,8 @@
 
 namespace hbemu::server::control {
 
-// Which calls a fault rule or a call-log query names: a Thrift method ("mutateRows"), a glob
-// over them ("getRow*"), or a happybase operation ("Table.put", a Thrift1 operation that stands
+// Which calls a fault rule or a call-log query names: a Thrift method ("mutateRows") or a REST
+// call ("GET /table/row"), a glob over them ("getRow*", "* /table/row"), or a happybase operation ("Table.put", a Thrift1 operation that stands
 // for the methods it calls; server/control/happybase_operations.h). A name that is none of
 // these, or a glob that matches no method of the service, is refused with the close names, so
 // a misspelt rule cannot wait forever for a call that never comes.
@@ -28,7 +28,7 @@ class MethodPattern {
   std::vector<std::string> methods_;  // set for an operation (Thrift1 only)
 };
 
-// False with *error unless `service` ("" and "*" for any) names thrift1 or thrift2.
+// False with *error unless `service` ("" and "*" for any) names thrift1, thrift2 or rest.
 bool ValidServicePattern(const std::string& service, std::string* error);
 
 // The names among `candidates` closest to `name` (best first, at most `max`), as difflib's

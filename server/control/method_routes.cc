@@ -14,7 +14,7 @@ void RegisterMethodRoutes(ControlRoutes* routes, const ControlContext&) {
       operations[std::string(op.name)] = methods;
     }
     nlohmann::json out{{"happybase", operations}};
-    for (const char* service : {"thrift1", "thrift2"}) {
+    for (const char* service : {"thrift1", "thrift2", "rest"}) {
       nlohmann::json methods = nlohmann::json::array();
       for (std::string_view m : admin::KnownMethods(service)) methods.push_back(std::string(m));
       out[service] = methods;

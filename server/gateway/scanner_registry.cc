@@ -10,6 +10,7 @@
 #include <glog/logging.h>
 
 #include "server/gateway/free_memory.h"
+#include "server/gateway/scanner_budget.h"
 #include "server/limits.h"
 
 namespace hbemu::server {
@@ -17,21 +18,17 @@ namespace {
 
 constexpr size_t kTrimAfterClosing = 1000;
 
-// What every open scanner of the process holds, against Limits::scanner_bytes.
-std::atomic<int64_t> g_held_bytes{0};
-
 }  // namespace
 
-ScannerRegistry::Entry::~Entry() { g_held_bytes.fetch_sub(charged, std::memory_order_relaxed); }
+ScannerRegistry::Entry::~Entry() { ScannerBudget::Release(charged); }
 
-int64_t ScannerRegistry::HeldBytes() { return g_held_bytes.load(std::memory_order_relaxed); }
+int64_t ScannerRegistry::HeldBytes() { return ScannerBudget::Held(); }
 
 void ScannerRegistry::Recount(Entry* entry) {
   const int64_t now = static_cast<int64_t>(
       storage::ScanSpecBytes(entry->spec) +
       (entry->scanner != nullptr ? entry->scanner->HeldBytes() : 0));
-  g_held_bytes.fetch_add(now - entry->charged, std::memory_order_relaxed);
-  entry->charged = now;
+  ScannerBudget::Recharge(&entry->charged, now);
 }
 
 ScannerRegistry::ScannerRegistry(storage::Clock* clock, int64_t idle_timeout_ms, int64_t max_open)
@@ -65,20 +62,8 @@ int32_t ScannerRegistry::Add(std::unique_ptr<storage::Scanner> scanner, bool sor
 storage::Status ScannerRegistry::AddUnopened(std::string table, storage::ScanSpec spec,
                                              bool sorted_columns, int32_t* id) {
   const int64_t bytes = static_cast<int64_t>(storage::ScanSpecBytes(spec));
-  const int64_t limit = CurrentLimits().scanner_bytes;
-  // Charged before the check, so two scanners opened at once cannot both pass on the same room.
-  const int64_t held = g_held_bytes.fetch_add(bytes, std::memory_order_relaxed);
-  if (held + bytes > limit) {
-    g_held_bytes.fetch_sub(bytes, std::memory_order_relaxed);
-    LOG_EVERY_N(WARNING, 100) << "[scanners] refused a scanner of " << bytes
-                              << " bytes: open scanners hold " << held
-                              << " (limit scanner_bytes " << limit << ")";
-    return storage::Status::RegionTooBusy(
-        "Above scanner memory limit: open scanners hold " + std::to_string(held) +
-        " bytes and this scan needs " + std::to_string(bytes) + " more, past the scanner_bytes "
-        "limit of " + std::to_string(limit) + " bytes (--limit scanner_bytes=N raises it); "
-        "close scanners, or name fewer columns per scan");
-  }
+  storage::Status charged = ScannerBudget::ChargeNew(bytes);
+  if (!charged.ok()) return charged;
   auto entry = std::make_shared<Entry>();
   entry->charged = bytes;
   entry->spec = std::move(spec);

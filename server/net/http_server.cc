@@ -84,6 +84,11 @@ class Session : public std::enable_shared_from_this<Session> {
     beast::error_code peer_ec;
     const auto peer = stream_.socket().remote_endpoint(peer_ec).address();
     request.loopback_peer = !peer_ec && IsLoopbackPeer(peer);
+    if (!peer_ec) {
+      const auto port = stream_.socket().remote_endpoint(peer_ec).port();
+      request.peer = (peer.is_v6() ? "[" + peer.to_string() + "]" : peer.to_string()) + ":" +
+                     std::to_string(port);
+    }
     HttpResponse response;
     try {
       response = (*shared_.handler)(request);
@@ -92,6 +97,7 @@ class Session : public std::enable_shared_from_this<Session> {
                  << request.target << " failed: " << e.what();
       response = (*shared_.on_fault)(HttpFault::kHandlerFailed);
     }
+    if (response.close_without_reply) return Close();
     Respond(std::move(response), keep_alive);
   }
 

@@ -19,6 +19,7 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   bool loopback_peer = false;  // the peer connected from this machine
+  std::string peer;            // the peer's address and port ("127.0.0.1:5123")
   // The first value of header `name` (case-insensitive), or "" when absent.
   std::string Header(std::string_view name) const;
   bool HasHeader(std::string_view name) const;
@@ -30,6 +31,8 @@ struct HttpResponse {
   std::string content_type;  // empty: no Content-Type header
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers (Location, ...)
+  // Close the connection without answering (the test controls' close faults).
+  bool close_without_reply = false;
 };
 
 // Requests Beast refused before a handler could see them.

@@ -4,66 +4,96 @@
 #include <cstdio>
 #include <vector>
 
+#include "server/gateway/scanner_budget.h"
+
 namespace hbemu::server::rest {
+
+RestScanners::Entry::~Entry() { ScannerBudget::Release(charged); }
+
+storage::Status RestScanners::Charge(Entry* entry) {
+  const int64_t bytes = static_cast<int64_t>(storage::ScanSpecBytes(entry->spec));
+  storage::Status charged = ScannerBudget::ChargeNew(bytes);
+  if (charged.ok()) entry->charged = bytes;
+  return charged;
+}
+
+void RestScanners::Recount(Entry* entry) {
+  size_t held = storage::ScanSpecBytes(entry->spec);
+  if (entry->scanner != nullptr) held += entry->scanner->HeldBytes();
+  for (const storage::RowResult& row : entry->pending) {
+    held += row.row.size();
+    for (const storage::Cell& cell : row.cells) {
+      held += cell.family.size() + cell.qualifier.size() + cell.value.size() + sizeof(cell);
+    }
+  }
+  ScannerBudget::Recharge(&entry->charged, static_cast<int64_t>(held));
+}
 
 RestScanners::RestScanners(storage::Clock* clock, int64_t idle_timeout_ms, size_t max_open)
     : clock_(clock), idle_timeout_ms_(idle_timeout_ms), max_open_(std::max<size_t>(1, max_open)) {}
 
-void RestScanners::ForgetLocked(const std::string& id) {
-  open_.erase(id);
-  gone_[id] = true;
-  gone_order_.push_back(id);
+void RestScanners::ForgetLocked(Lru::iterator slot,
+                                std::vector<std::shared_ptr<Entry>>* closing) {
+  closing->push_back(std::move(slot->entry));
+  gone_[slot->id] = true;
+  gone_order_.push_back(slot->id);
+  open_.erase(slot->id);
+  lru_.erase(slot);
   while (gone_order_.size() > max_open_) {
     gone_.erase(gone_order_.front());
     gone_order_.pop_front();
   }
 }
 
-void RestScanners::ExpireLocked(int64_t now_ms) {
-  std::vector<std::string> expired;
-  for (const auto& [id, slot] : open_) {
-    if (now_ms - slot.last_used_ms > idle_timeout_ms_) expired.push_back(id);
+void RestScanners::ExpireLocked(int64_t now_ms, std::vector<std::shared_ptr<Entry>>* closing) {
+  while (!lru_.empty() && now_ms - lru_.front().last_used_ms > idle_timeout_ms_) {
+    ForgetLocked(lru_.begin(), closing);
   }
-  for (const std::string& id : expired) ForgetLocked(id);
 }
 
 std::string RestScanners::Add(std::shared_ptr<Entry> entry) {
   const int64_t now = clock_->NowMillis();
+  std::vector<std::shared_ptr<Entry>> closing;  // closed after the lock is let go
   std::lock_guard<std::mutex> lock(mu_);
-  ExpireLocked(now);
-  while (open_.size() >= max_open_) {
-    auto oldest = std::min_element(open_.begin(), open_.end(), [](const auto& a, const auto& b) {
-      return a.second.last_used_ms < b.second.last_used_ms;
-    });
-    ForgetLocked(oldest->first);
-  }
+  ExpireLocked(now, &closing);
+  while (open_.size() >= max_open_) ForgetLocked(lru_.begin(), &closing);
   std::string id;
   do {
     char hex[16];
     std::snprintf(hex, sizeof(hex), "%x", static_cast<unsigned>(random_()));
     id = std::to_string(now) + hex;
   } while (open_.count(id) > 0);
-  open_[id] = Slot{std::move(entry), now};
+  lru_.push_back(Slot{id, std::move(entry), now});
+  open_[id] = std::prev(lru_.end());
   return id;
 }
 
 std::shared_ptr<RestScanners::Entry> RestScanners::Find(const std::string& id, Lookup* lookup) {
   const int64_t now = clock_->NowMillis();
+  std::vector<std::shared_ptr<Entry>> closing;  // declared first: destroyed after the unlock
   std::lock_guard<std::mutex> lock(mu_);
-  ExpireLocked(now);
+  ExpireLocked(now, &closing);
   auto it = open_.find(id);
   if (it == open_.end()) {
     *lookup = gone_.count(id) > 0 ? Lookup::kGone : Lookup::kUnknown;
     return nullptr;
   }
-  it->second.last_used_ms = now;
+  Lru::iterator slot = it->second;
+  slot->last_used_ms = now;
+  lru_.splice(lru_.end(), lru_, slot);
   *lookup = Lookup::kFound;
-  return it->second.entry;
+  return slot->entry;
 }
 
 bool RestScanners::Remove(const std::string& id) {
+  std::shared_ptr<Entry> closing;  // declared first: destroyed after the unlock
   std::lock_guard<std::mutex> lock(mu_);
-  return open_.erase(id) > 0;
+  auto it = open_.find(id);
+  if (it == open_.end()) return false;
+  closing = std::move(it->second->entry);
+  lru_.erase(it->second);
+  open_.erase(it);
+  return true;
 }
 
 size_t RestScanners::size() const {

@@ -2,16 +2,19 @@
 
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <random>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "storage/cell.h"
 #include "storage/clock.h"
 #include "storage/read_spec.h"
 #include "storage/scanner.h"
+#include "storage/status.h"
 
 namespace hbemu::server::rest {
 
@@ -24,6 +27,7 @@ namespace hbemu::server::rest {
 class RestScanners {
  public:
   struct Entry {
+    ~Entry();  // gives its bytes back to the scanner_bytes budget
     std::mutex mu;  // one fetch at a time
     std::string table;
     // HBase opens a scanner's region scanner at its first fetch, so the rows it sees are those
@@ -34,6 +38,9 @@ class RestScanners {
     std::deque<storage::RowResult> pending;
     int32_t batch = 0;  // cells per fetch when the fetch does not say
     bool exhausted = false;
+    // Bytes counted against the scanner_bytes budget the Thrift scanners share (its request,
+    // its store scanner's read-ahead and `pending`), recounted after each fetch (Recount).
+    int64_t charged = 0;
   };
   enum class Lookup { kFound, kGone, kUnknown };
 
@@ -41,6 +48,11 @@ class RestScanners {
 
   // Registers an open scanner; returns its id (milliseconds and random hex, as HBase's ids).
   std::string Add(std::shared_ptr<Entry> entry);
+  // Charges what a new scanner of `spec` holds to the scanner_bytes budget (into
+  // entry->charged), or refuses it with HBase's RegionTooBusyException past the limit.
+  static storage::Status Charge(Entry* entry);
+  // After a fetch: counts what the entry holds now. REQUIRES: entry->mu held.
+  static void Recount(Entry* entry);
   // The entry of `id`, touching it; *lookup says why when null.
   std::shared_ptr<Entry> Find(const std::string& id, Lookup* lookup);
   // False when `id` is not open.
@@ -49,17 +61,23 @@ class RestScanners {
 
  private:
   struct Slot {
+    std::string id;
     std::shared_ptr<Entry> entry;
     int64_t last_used_ms;
   };
-  void ExpireLocked(int64_t now_ms);
-  void ForgetLocked(const std::string& id);
+  using Lru = std::list<Slot>;  // front: the longest idle
+
+  // Scanners idle past the timeout are forgotten, their entries moved into *closing (closed
+  // by the caller once unlocked). Walks only the idle end: no cost per open scanner.
+  void ExpireLocked(int64_t now_ms, std::vector<std::shared_ptr<Entry>>* closing);
+  void ForgetLocked(Lru::iterator slot, std::vector<std::shared_ptr<Entry>>* closing);
 
   storage::Clock* const clock_;
   const int64_t idle_timeout_ms_;
   const size_t max_open_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, Slot> open_;
+  Lru lru_;
+  std::unordered_map<std::string, Lru::iterator> open_;
   std::deque<std::string> gone_order_;
   std::unordered_map<std::string, bool> gone_;
   std::mt19937 random_{std::random_device{}()};

@@ -4,6 +4,8 @@
 
 #include <glog/logging.h>
 
+#include "server/admin/metrics.h"
+#include "server/gateway/call_gate.h"
 #include "server/gateway/rest_counters.h"
 #include "server/net/browser_requests.h"
 #include "server/rest/rest_service.h"
@@ -14,10 +16,21 @@ namespace hbemu::server::rest {
 namespace {
 
 
+// The limit a refused request passed, named so that its client can tell what to change.
+std::string PastLimit(const char* what, const char* name, int64_t value) {
+  return std::string("the request's ") + what + " is past the " + name + " limit of " +
+         std::to_string(value) + " bytes (--limit " + name + "=N raises it)\r\n";
+}
+
 HttpResponse FaultAnswer(HttpFault fault) {
+  const Limits& limits = CurrentLimits();
   switch (fault) {
-    case HttpFault::kHeaderTooLarge: return Plain(431, "Request Header Fields Too Large\r\n");
-    case HttpFault::kBodyTooLarge: return Plain(413, "Payload Too Large\r\n");
+    case HttpFault::kHeaderTooLarge:
+      return Plain(431, "Request Header Fields Too Large\r\n" +
+                            PastLimit("header", "http_header_bytes", limits.http_header_bytes));
+    case HttpFault::kBodyTooLarge:
+      return Plain(413, "Payload Too Large\r\n" +
+                            PastLimit("body", "message_bytes", limits.message_bytes));
     case HttpFault::kMalformed: return BadRequest();
     case HttpFault::kHandlerFailed: break;
   }
@@ -28,6 +41,54 @@ bool Changes(const std::string& method) {
   return method == "PUT" || method == "POST" || method == "DELETE";
 }
 
+// The row a path names (the first segment of a row path; a stateless scan's prefix).
+std::string PathRow(const Route& route) {
+  std::string_view spec = route.row_spec;
+  if (route.endpoint == Endpoint::kTableScan && !spec.empty()) spec.remove_suffix(1);
+  spec = spec.substr(0, spec.find('/'));
+  spec = spec.substr(0, spec.find(','));
+  std::string row;
+  if (!PercentDecode(spec, false, &row)) return std::string(spec);
+  return row;
+}
+
+GateCall DescribeCall(std::string method, const Route& route) {
+  GateCall call;
+  call.method = std::move(method);
+  call.table = route.table;
+  if (route.endpoint == Endpoint::kRow || route.endpoint == Endpoint::kTableScan) {
+    call.row = PathRow(route);
+  }
+  if (const std::string* start = route.Param("startrow")) call.row = *start;
+  if (const std::string* stop = route.Param("endrow")) call.stop_row = *stop;
+  if (route.endpoint == Endpoint::kMultiget) {
+    call.rows = route.Params("row");
+    call.row_count = static_cast<int64_t>(call.rows.size());
+  }
+  if (const std::string* filter = route.Param("filter")) call.filter = *filter;
+  call.columns = route.Params("column");
+  return call;
+}
+
+// How an answer reads in the call log: an error's body, and the Java class it names.
+GateOutcome OutcomeOf(const HttpResponse& response) {
+  GateOutcome outcome;
+  outcome.status = response.status;
+  outcome.error = response.status >= 400;
+  if (!outcome.error) return outcome;
+  outcome.message = response.body.substr(0, 4096);
+  // "Unavailable\r\norg.apache...Exception: message": the class on the second line.
+  const size_t line = response.body.find("\r\n");
+  if (line != std::string::npos) {
+    const std::string_view rest = std::string_view(response.body).substr(line + 2);
+    const std::string_view first = rest.substr(0, rest.find_first_of(": \r\n"));
+    if (first.find('.') != std::string_view::npos && first.find("Exception") != std::string_view::npos) {
+      outcome.error_class = std::string(first);
+    }
+  }
+  return outcome;
+}
+
 }  // namespace
 
 struct RestServer::Impl {
@@ -35,33 +96,67 @@ struct RestServer::Impl {
   uint16_t port = 0;
   RestService* service = nullptr;
   RestCounters* counters = nullptr;
+  CallGate* gate = nullptr;
+  admin::Metrics* metrics = nullptr;
   HostAllowList allowed_hosts;
   std::unique_ptr<HttpServer> server;
 
   HttpResponse Handle(const HttpRequest& request) {
     const Route route = ParseTarget(request.target);
-    HttpResponse response = Answer(request, route);
+    HttpResponse response;
+    if (Admitted(request, &response)) response = Call(request, route);
     if (counters != nullptr) {
       counters->Record(static_cast<size_t>(route.endpoint), response.status);
     }
     return response;
   }
 
-  HttpResponse Answer(const HttpRequest& request, const Route& route) {
+  // A request the door's rules let through is a call: gated, counted, run.
+  HttpResponse Call(const HttpRequest& request, const Route& route) {
+    std::string method = RestMethodName(request.method, route.endpoint);
+    std::unique_ptr<GatedCall> gated;
+    if (gate != nullptr && gate->active()) gated = gate->Before(DescribeCall(method, route), request.peer);
+    HttpResponse response;
+    if (gated && gated->action() == GatedCall::Action::kCloseBefore) {
+      response.close_without_reply = true;
+      gated->Finish(GateOutcome());
+      return response;
+    }
+    if (gated && gated->action() == GatedCall::Action::kFail) {
+      response = JavaExceptionAnswer(gated->fault_class(), gated->fault_message());
+    } else {
+      admin::CallScope scope(metrics, "rest", method);
+      response = service->Handle(request, route);
+      if (response.status >= 400) scope.Failed();
+    }
+    if (gated) {
+      gated->Finish(OutcomeOf(response));
+      if (gated->close_after()) response.close_without_reply = true;
+    }
+    return response;
+  }
+
+  // False with *refusal set when the door's rules refuse the request before any resource.
+  bool Admitted(const HttpRequest& request, HttpResponse* refusal) {
     const std::string host = request.Header("Host");
     if (!HostHeaderAllowed(host, allowed_hosts)) {
-      return Plain(403, "Host '" + host + "' is not a name of this server\r\n");
+      *refusal = Plain(403, "Host '" + host + "' is not a name of this server\r\n");
+      return false;
     }
     if (Changes(request.method)) {
       if (request.HasHeader("Origin")) {
         const std::string origin = request.Header("Origin");
         if (origin == "null" || !HostHeaderAllowed(HostOfAuthority(origin), allowed_hosts)) {
-          return Plain(403, "Forbidden\r\n");
+          *refusal = Plain(403, "Forbidden\r\n");
+          return false;
         }
       }
-      if (IsFormContentType(request.Header("Content-Type"))) return UnsupportedMediaType();
+      if (IsFormContentType(request.Header("Content-Type"))) {
+        *refusal = UnsupportedMediaType();
+        return false;
+      }
     }
-    return service->Handle(request, route);
+    return true;
   }
 };
 
@@ -77,6 +172,10 @@ RestServer::RestServer(std::string bind_address, uint16_t port, RestService* ser
 }
 
 RestServer::~RestServer() { Stop(); }
+
+void RestServer::SetCallGate(CallGate* gate) { impl_->gate = gate; }
+
+void RestServer::SetMetrics(admin::Metrics* metrics) { impl_->metrics = metrics; }
 
 bool RestServer::Start(std::string* error) {
   HttpServerOptions options;

@@ -8,7 +8,11 @@
 #include "server/net/http_server.h"
 
 namespace hbemu::server {
+class CallGate;
 class RestCounters;
+namespace admin {
+class Metrics;
+}
 }
 
 namespace hbemu::server::rest {
@@ -32,6 +36,12 @@ class RestServer {
   ~RestServer();
   RestServer(const RestServer&) = delete;
   RestServer& operator=(const RestServer&) = delete;
+
+  // Before Start. Calls (past the door's Host and web-page checks) go through `gate` (the test
+  // controls' faults and call log; null: none) and are counted in `metrics` by RestMethodName
+  // (null: not counted), their rows read and written in its heat map.
+  void SetCallGate(CallGate* gate);
+  void SetMetrics(admin::Metrics* metrics);
 
   bool Start(std::string* error);
   uint16_t port() const;

@@ -39,6 +39,31 @@ HttpResponse Unavailable(const std::string& detail) {
   return Plain(503, std::string("Unavailable") + kCrLf + detail);
 }
 
+HttpResponse JavaExceptionAnswer(const std::string& java_class, const std::string& message) {
+  const std::string detail = java_class + ": " + message + kCrLf;
+  auto named = [&](std::string_view simple) {
+    return java_class == simple ||
+           (java_class.size() > simple.size() &&
+            java_class.compare(java_class.size() - simple.size() - 1, std::string::npos,
+                               "." + std::string(simple)) == 0);
+  };
+  if (named("TableNotFoundException") || named("NoSuchColumnFamilyException")) {
+    return NotFound(detail);
+  }
+  for (std::string_view runtime :
+       {"IllegalArgumentException", "IllegalStateException", "RuntimeException",
+        "NullPointerException", "UnsupportedOperationException", "NumberFormatException"}) {
+    if (named(runtime)) return BadRequest(detail);
+  }
+  return Unavailable(detail);
+}
+
+HttpResponse PastResultBytes() {
+  return Unavailable("the rows found exceed the result_bytes limit of " +
+                     std::to_string(CurrentLimits().result_bytes) +
+                     " bytes (--limit result_bytes=N raises it)" + kCrLf);
+}
+
 HttpResponse MethodNotAllowed(const std::string& allow) {
   HttpResponse response;
   response.status = 405;

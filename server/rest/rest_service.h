@@ -93,6 +93,12 @@ HttpResponse NotFound(const std::string& detail = std::string());
 HttpResponse BadRequest(const std::string& detail = std::string());
 HttpResponse Unavailable(const std::string& detail = std::string());
 HttpResponse Plain(int status, std::string body);
+// A Java exception as HBase's resources answer one they catch: TableNotFoundException and
+// NoSuchColumnFamilyException 404 "Not found", a RuntimeException (IllegalArgumentException...)
+// 400 "Bad request", any other 503 "Unavailable", each followed by "<class>: <message>".
+HttpResponse JavaExceptionAnswer(const std::string& java_class, const std::string& message);
+// 503 for a read whose rows pass the result_bytes limit, naming it.
+HttpResponse PastResultBytes();
 // Jersey's answers before a resource runs: no body.
 HttpResponse MethodNotAllowed(const std::string& allow);
 HttpResponse NotAcceptable();

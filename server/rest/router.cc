@@ -69,6 +69,37 @@ const char* EndpointName(Endpoint endpoint) {
   return "unknown";
 }
 
+namespace {
+
+const char* PathShape(Endpoint endpoint) {
+  switch (endpoint) {
+    case Endpoint::kVersion: return "/version";
+    case Endpoint::kClusterVersion: return "/version/cluster";
+    case Endpoint::kClusterStatus: return "/status/cluster";
+    case Endpoint::kTables: return "/";
+    case Endpoint::kNamespaces: return "/namespaces";
+    case Endpoint::kNamespace: return "/namespaces/ns";
+    case Endpoint::kNamespaceTables: return "/namespaces/ns/tables";
+    case Endpoint::kSchema: return "/table/schema";
+    case Endpoint::kRegions: return "/table/regions";
+    case Endpoint::kExists: return "/table/exists";
+    case Endpoint::kMultiget: return "/table/multiget";
+    case Endpoint::kTableScan: return "/table/prefix*";
+    case Endpoint::kScanners: return "/table/scanner";
+    case Endpoint::kScanner: return "/table/scanner/id";
+    case Endpoint::kRow: return "/table/row";
+    case Endpoint::kUnknown: break;
+  }
+  return "/unknown";
+}
+
+}  // namespace
+
+std::string RestMethodName(std::string_view http_method, Endpoint endpoint) {
+  const std::string_view method = http_method == "HEAD" ? std::string_view("GET") : http_method;
+  return std::string(method) + " " + PathShape(endpoint);
+}
+
 const std::string* Route::Param(std::string_view name) const {
   for (const auto& [key, value] : query) {
     if (key == name) return &value;

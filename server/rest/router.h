@@ -31,6 +31,12 @@ inline constexpr int kEndpointCount = static_cast<int>(Endpoint::kUnknown) + 1;
 // A short stable name per endpoint, for /metrics ("row", "schema", ...).
 const char* EndpointName(Endpoint endpoint);
 
+// The name a call goes by in the test controls (fault rules, the call log) and the per-method
+// metrics: the HTTP method (HEAD as GET) and the shape of the path, "GET /table/row",
+// "PUT /table/scanner", "GET /table/prefix*" (the stateless scan). Every name a resource serves
+// is one of admin::KnownMethods("rest").
+std::string RestMethodName(std::string_view http_method, Endpoint endpoint);
+
 // A request target taken apart: the endpoint, the names in its path (percent-decoded), and the
 // query parameters (decoded, '+' taken as a space, in order).
 struct Route {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "server/rest/jetty_error.h"
+#include "server/admin/metrics.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
 #include "server/limits.h"
@@ -180,8 +181,9 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
   // A get HBase cannot do (missing table or family) reads as nothing found.
   if (!s.ok() && GetReadsAsNothing(s)) return NotFound();
   if (!s.ok()) return FromStatus(s);
-  if (too_large) return Unavailable("the rows found exceed result_bytes\r\n");
+  if (too_large) return PastResultBytes();
   if (rows.empty()) return NotFound();
+  for (const auto& row : rows) admin::NoteRead(route.table, row.row);
   if (one_value) {
     // The first cell found, with only its timestamp as a header.
     const storage::Cell& cell = rows.front().cells.front();
@@ -274,6 +276,8 @@ HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route)
   if (mutations.empty()) return Plain(200, "");
   Status s = store_->MutateRows(route.table, mutations);
   if (!s.ok()) return FromStatus(s);
+  admin::NoteWrites(route.table, mutations.size(),
+                    [&](size_t i) -> std::string_view { return mutations[i].row; });
   return Plain(200, "");
 }
 
@@ -359,6 +363,7 @@ HttpResponse RestService::ApplyCheck(const Route& route, const std::string& row,
   Status s = store_->CheckAndMutate(route.table, row, family, qualifier,
                                     storage::CompareOp::kEqual, value, mutation, &applied);
   if (!s.ok()) return FromStatus(s);
+  if (applied) admin::NoteWrite(route.table, row);
   if (!applied) {
     // HBase's 304 carries its text type; the body ("Value not Modified") never goes out.
     HttpResponse not_modified = Plain(304, "");
@@ -419,6 +424,7 @@ HttpResponse RestService::ReadModifyWrite(const std::string& kind, const HttpReq
     s = store_->Increment(route.table, row.key, increments, &result);
   }
   if (!s.ok()) return FromStatus(s);
+  admin::NoteWrite(route.table, row.key);
   const std::string* rr = route.Param("rr");
   std::string wanted = rr == nullptr ? "" : *rr;
   std::transform(wanted.begin(), wanted.end(), wanted.begin(), ::tolower);
@@ -470,6 +476,7 @@ HttpResponse RestService::DeleteRow(const HttpRequest& request, const Route& rou
   AppendDeletes(spec, &mutation);
   Status s = store_->Mutate(route.table, mutation);
   if (!s.ok()) return FromStatus(s);
+  admin::NoteWrite(route.table, mutation.row);
   return Plain(200, "");
 }
 
@@ -518,7 +525,8 @@ HttpResponse RestService::Multiget(const HttpRequest& request, const Route& rout
     if (result.cells.empty()) continue;
     result.row = spec.row;
     bytes += RowBytes(result);
-    if (bytes > ResultBudget()) return Unavailable("the rows found exceed result_bytes\r\n");
+    if (bytes > ResultBudget()) return PastResultBytes();
+    admin::NoteRead(route.table, result.row);
     cells.rows.push_back(ToRowModel(result));
   }
   if (cells.rows.empty()) return Plain(404, "No rows found.\r\n");

@@ -2,10 +2,10 @@
 // JSON) or a stream of length-prefixed CellSets (protobuf).
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 
+#include "server/admin/metrics.h"
 #include "server/rest/jetty_error.h"
+#include "server/rest/query_numbers.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
 #include "server/rest/scan_stream.h"
@@ -17,26 +17,6 @@ namespace hbemu::server::rest {
 namespace {
 
 using storage::Status;
-
-bool ParseLong(const std::string& text, int64_t* out) {
-  if (text.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (*end != '\0' || errno != 0) return false;
-  *out = v;
-  return true;
-}
-
-// The query parameter `name` as a number, or `fallback` when absent; false when malformed.
-bool NumberParam(const Route& route, const char* name, int64_t fallback, int64_t* out) {
-  const std::string* value = route.Param(name);
-  if (value == nullptr) {
-    *out = fallback;
-    return true;
-  }
-  return ParseLong(*value, out);
-}
 
 }  // namespace
 
@@ -58,15 +38,20 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   // HBase's limit counts results, and with a batch size a row comes as several results: the
   // door counts them here rather than letting the store count rows. Zero or less: none.
   int64_t limit = INT32_MAX;
-  if (!NumberParam(route, "starttime", 0, &start_time) ||
-      !NumberParam(route, "endtime", INT64_MAX, &end_time) ||
-      !NumberParam(route, "maxversions", 1, &max_versions) ||
-      !NumberParam(route, "batchsize", 0, &batch) ||
-      !NumberParam(route, "limit", INT32_MAX, &limit) || max_versions < 1 ||
-      max_versions > INT32_MAX || batch < 0 || batch > INT32_MAX || limit < INT32_MIN ||
-      limit > INT32_MAX) {
-    return BadRequest();
+  if (!JavaNumberParam(route, "starttime", JavaType::kLong, 0, &start_time) ||
+      !JavaNumberParam(route, "endtime", JavaType::kLong, INT64_MAX, &end_time) ||
+      !JavaNumberParam(route, "maxversions", JavaType::kInt, 1, &max_versions) ||
+      !JavaNumberParam(route, "batchsize", JavaType::kInt, 0, &batch) ||
+      !JavaNumberParam(route, "limit", JavaType::kInt, INT32_MAX, &limit)) {
+    return JettyError(request, 404, "Not Found");
   }
+  // HBase's TimeRange throws on a negative or inverted range, and the resource lets it through.
+  if (start_time < 0 || end_time < 0 || start_time > end_time) return RequestFailed(request);
+  // No versions read (maxversions 0 or less) finds no cells, so no rows; a batch of 0 or less
+  // is no batch.
+  const bool no_cells = max_versions < 1;
+  max_versions = std::max<int64_t>(max_versions, 1);
+  batch = std::max<int64_t>(batch, 0);
   scan.read.time_range = {start_time, end_time};
   scan.read.max_versions = static_cast<int32_t>(max_versions);
   scan.batch = static_cast<int32_t>(batch);
@@ -105,7 +90,7 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
   size_t bytes = 0;
   bool passed_prefix = false;
-  while (!passed_prefix && static_cast<int64_t>(cells.rows.size()) < limit) {
+  while (!no_cells && !passed_prefix && static_cast<int64_t>(cells.rows.size()) < limit) {
     std::vector<storage::RowResult> rows;
     const int64_t wanted = limit - static_cast<int64_t>(cells.rows.size());
     s = scanner->Next(static_cast<size_t>(std::min<int64_t>(100, wanted)), &rows);
@@ -125,10 +110,11 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
         bytes += cell.family.size() + cell.qualifier.size() + cell.value.size() + 16;
         model.cells.push_back({cell.family + ":" + cell.qualifier, cell.timestamp, cell.value});
       }
-      if (bytes > budget) return Unavailable("the rows found exceed result_bytes\r\n");
+      if (bytes > budget) return PastResultBytes();
       cells.rows.push_back(std::move(model));
     }
   }
+  for (const RowModel& row : cells.rows) admin::NoteRead(route.table, row.key);
   if (rep == Representation::kProtobuf) return Ok(type, EncodeCellSetStream(cells.rows, limit));
   return Ok(type, Encode(rep, cells));
 }

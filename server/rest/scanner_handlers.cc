@@ -2,12 +2,12 @@
 // (n rows, c cells; 204 when done, 410 when expired), DELETE closes it.
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 
+#include "server/admin/metrics.h"
 #include "server/rest/base64.h"
 #include "server/rest/filter_model.h"
 #include "server/rest/jetty_error.h"
+#include "server/rest/query_numbers.h"
 #include "server/rest/rest_scanners.h"
 #include "server/rest/rest_service.h"
 #include "server/rest/row_spec.h"
@@ -15,21 +15,8 @@
 #include "storage/store.h"
 
 namespace hbemu::server::rest {
-namespace {
 
 using storage::Status;
-
-int64_t NumberOr(const Route& route, const char* name, int64_t fallback) {
-  const std::string* value = route.Param(name);
-  if (value == nullptr || value->empty()) return fallback;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(value->c_str(), &end, 10);
-  if (*end != '\0' || errno != 0) return fallback;
-  return v;
-}
-
-}  // namespace
 
 HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& route) {
   Representation rep;
@@ -52,6 +39,8 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   }
   scan.read.time_range = {model.start_time, model.end_time};
   scan.read.max_versions = std::max(1, model.max_versions);
+  // Reading no versions (maxVersions 0 or less) finds no cells: every fetch answers 204.
+  const bool no_cells = model.max_versions < 1;
   if (model.limit) scan.limit = *model.limit;
   scan.reversed = model.reversed;
   if (model.filter && !model.filter->empty()) {
@@ -63,6 +52,11 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   entry->batch = model.batch > 0 ? model.batch : std::numeric_limits<int32_t>::max();
   // Opened at the first fetch, as HBase does: a scanner of a missing table is still created.
   entry->spec = std::move(scan);
+  entry->exhausted = no_cells;
+  // What it holds counts against scanner_bytes with the Thrift scanners' (HBase's gateway has
+  // no such bound; a refusal is its RegionTooBusyException, 503).
+  Status charged = RestScanners::Charge(entry.get());
+  if (!charged.ok()) return FromStatus(charged);
   const std::string id = scanners_->Add(std::move(entry));
   HttpResponse response;
   response.status = 201;
@@ -80,15 +74,19 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
   if (method != "GET" && method != "HEAD") return MethodNotAllowed("DELETE,GET,OPTIONS");
   auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
   if (!negotiated) return NotAcceptable();
+  // n: rows, c: cells (else the scanner's batch), both bounded by scanner_rows_per_call.
+  int64_t max_rows = 0;
+  int64_t max_cells = 0;
+  if (!JavaNumberParam(route, "n", JavaType::kInt, 0, &max_rows) ||
+      !JavaNumberParam(route, "c", JavaType::kInt, 0, &max_cells)) {
+    return JettyError(request, 404, "Not Found");
+  }
   RestScanners::Lookup lookup;
   std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id, &lookup);
   if (!entry) return lookup == RestScanners::Lookup::kGone ? Plain(410, "Gone\r\n") : NotFound();
   std::lock_guard<std::mutex> lock(entry->mu);
   const bool single = negotiated->representation == Representation::kOctetStream;
   const Limits& limits = CurrentLimits();
-  // n: rows, c: cells (else the scanner's batch), both bounded by scanner_rows_per_call.
-  int64_t max_rows = NumberOr(route, "n", 0);
-  int64_t max_cells = NumberOr(route, "c", 0);
   if (max_cells <= 0) max_cells = entry->batch;
   max_cells = std::min<int64_t>(max_cells, limits.scanner_rows_per_call);
   if (max_rows <= 0 || max_rows > limits.scanner_rows_per_call) {
@@ -135,6 +133,8 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     if (row.cells.empty()) entry->pending.pop_front();
     if (!model.cells.empty()) cells.rows.push_back(std::move(model));
   }
+  RestScanners::Recount(entry.get());
+  for (const RowModel& row : cells.rows) admin::NoteRead(entry->table, row.key);
   if (cells.rows.empty()) {
     HttpResponse done;
     done.status = 204;

@@ -87,3 +87,22 @@ TEST(HappybaseOperationsTest, EveryOperationNamesKnownThrift1MethodsAndIsFoundBy
 
 }  // namespace
 }  // namespace hbemu::server::control
+
+namespace hbemu::server::control {
+namespace {
+
+TEST(MethodPatternTest, RestCallsAreNamedByMethodAndPathShape) {
+  EXPECT_TRUE(Parsed("rest", "PUT /table/row").Matches("rest", "PUT /table/row"));
+  const MethodPattern any_row = Parsed("rest", "* /table/row");
+  EXPECT_TRUE(any_row.Matches("rest", "DELETE /table/row"));
+  EXPECT_FALSE(any_row.Matches("rest", "GET /table/schema"));
+  EXPECT_TRUE(Parsed("*", "GET /table/scanner/id").Matches("rest", "GET /table/scanner/id"));
+  EXPECT_NE(Refusal("rest", "GET /table/rows").find("GET /table/row"), std::string::npos);
+  EXPECT_NE(Refusal("rest", "Table.put").find("Thrift1"), std::string::npos);
+  EXPECT_NE(Refusal("thrift1", "GET /table/row").find("no method"), std::string::npos);
+  std::string error;
+  EXPECT_TRUE(ValidServicePattern("rest", &error));
+}
+
+}  // namespace
+}  // namespace hbemu::server::control
