@@ -53,6 +53,7 @@ Store::Store(const StoreOptions& options)
       sync_writes_(options.sync_writes),
       before_family_sweep_batch_(options.before_family_sweep_batch),
       before_read_view_(options.before_read_view),
+      before_data_write_(options.before_data_write),
       limits_(options.limits),
       row_locks_(new RowLocks()),
       row_clock_(new RowClock()),
@@ -303,6 +304,7 @@ Status TimeFor(RowClock* clock, const ClockHorizon& horizon, uint64_t table_id,
 }  // namespace
 
 Status Store::Write(leveldb::WriteBatch* batch) {
+  if (before_data_write_) before_data_write_();
   leveldb::WriteOptions options;
   options.sync = sync_writes_;
   return FromLevelDb(db_->Write(options, batch));
@@ -315,6 +317,7 @@ RowRead Store::RowReadAt(const TableDescriptor& table, int64_t now_ms) const {
 }
 
 Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckRow(mutation.row));
@@ -347,6 +350,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
                          std::vector<RowFailure>* failures) {
   if (failures != nullptr) failures->clear();
   if (mutations.empty()) return Status::OK();  // as no Mutate call at all
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   std::vector<std::string_view> rows;
@@ -411,6 +415,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
 Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
                               const std::vector<std::pair<std::string, std::string>>& columns,
                               const NewValueFn& new_value, std::vector<Cell>* result) {
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckRow(row));
@@ -457,6 +462,7 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
                              CompareOp op, const std::optional<std::string>& expected,
                              const RowMutation& mutation, bool* applied) {
   *applied = false;
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckRow(row));

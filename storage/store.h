@@ -19,6 +19,7 @@
 #include "storage/schema.h"
 #include "storage/status.h"
 #include "storage/store_limits.h"
+#include "storage/write_gate.h"
 
 namespace leveldb {
 class DB;
@@ -47,6 +48,8 @@ struct StoreOptions {
   // Tests: runs in every read between its table lookup and taking its view of the cells
   // (Store::ViewTable), with the table's name.
   std::function<void(std::string_view table)> before_read_view;
+  // Tests: runs in every data write after its table lookup, before its batch is written.
+  std::function<void()> before_data_write;
   StoreLimits limits;          // what the store bounds (the server's --limit values)
 };
 
@@ -241,6 +244,7 @@ class Store {
   bool sync_writes_;
   std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch_;
   std::function<void(std::string_view table)> before_read_view_;
+  std::function<void()> before_data_write_;
   const StoreLimits limits_;
   std::string cluster_id_;
   std::unique_ptr<leveldb::Env> mem_env_;
@@ -255,6 +259,10 @@ class Store {
   // while its old cells are being deleted would lose its new cells to the sweep. Taken before
   // the catalog's mutex, never inside it.
   std::mutex family_drops_mu_;
+  // Data writes hold it from their table lookup to their batch's write; a family's removal and
+  // a table's disable hold it alone while they publish (write_gate.h). Taken before row locks
+  // and before the catalog's mutex; family_drops_mu_ before it.
+  WriteGate write_gate_;
   std::unique_ptr<Snapshots> snapshots_;
 };
 
