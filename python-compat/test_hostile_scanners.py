@@ -89,7 +89,7 @@ def test_scanners_naming_millions_of_columns_are_refused_past_the_scanner_memory
     server, bystander = start(server_factory, "--limit", "scanner_bytes=200M")
     bystander.t1.createTable(b"t", [ColumnDescriptor(name=b"f:")])
     bystander.t1.mutateRow(b"t", b"r", [Mutation(column=b"f:c0000001", value=b"v")], {})
-    columns = [b"f:c%07d" % i for i in range(1000000)]  # ~88 MB of scanner state each
+    columns = [b"f:c%07d" % i for i in range(1000000)]  # ~80 MB of scanner state each
     t1, tr1 = hbcompat.open_raw_client(server.host, server.port, Hbase, timeout_ms=120000)
     t2, tr2 = hbcompat.open_raw_client(server.host, server.thrift2_port, THBaseService,
                                        timeout_ms=120000)
@@ -104,10 +104,10 @@ def test_scanners_naming_millions_of_columns_are_refused_past_the_scanner_memory
                                   "scanner memory limit")
         assert "scanner_bytes limit of 209715200 bytes" in message
         assert refused.value.canRetry
-        # Thrift2 shares the budget: 500k columns (~44 MB) no longer fit in the ~34 MB left.
+        # Thrift2 shares the budget: 700k columns (~56 MB) no longer fit in the ~50 MB left.
         with pytest.raises(TIOError) as refused2:
             t2.openScanner(b"t", T2Scan(columns=[TColumn(family=b"f", qualifier=b"c%07d" % i)
-                                                 for i in range(500000)]))
+                                                 for i in range(700000)]))
         assert "scanner_bytes limit of 209715200 bytes" in hbcompat.text(refused2.value.message)
         # Measured 310 MiB: the two scanners and the refused requests' decoding and freed pages.
         held = rss_mib(server) - baseline
