@@ -124,6 +124,49 @@ def test_scanners_naming_millions_of_columns_are_refused_past_the_scanner_memory
         bystander.close()
 
 
+def test_scanners_holding_large_filter_trees_are_refused_past_the_scanner_memory_budget(
+        server_factory):
+    # A scanner keeps its parsed filter until it is closed. Before: the filter tree was not
+    # counted (a scanner with a filter of 20,000 column prefixes was charged 4 KB for the
+    # ~2.5 MB it held). Now each filter's tree counts against scanner_bytes, for both services.
+    from hbase.ttypes import IOError as T1IOError
+    from hbase2.ttypes import TIOError
+
+    server, bystander = start(server_factory, "--limit", "scanner_bytes=8M")
+    bystander.t1.createTable(b"t", [ColumnDescriptor(name=b"f:")])
+    bystander.t1.mutateRow(b"t", b"r", [Mutation(column=b"f:q", value=b"v")], {})
+    prefixes = ", ".join("'a-column-prefix-%06d'" % i for i in range(20000))  # 20 bytes each
+    big_filter = ("MultipleColumnPrefixFilter(%s)" % prefixes).encode()
+    t1, tr1 = hbcompat.open_raw_client(server.host, server.port, Hbase, timeout_ms=60000)
+    t2, tr2 = hbcompat.open_raw_client(server.host, server.thrift2_port, THBaseService,
+                                       timeout_ms=60000)
+    try:
+        # ~2.6 MB each: three fit in 8 MiB, a fourth does not.
+        opened = [t1.scannerOpenWithScan(b"t", TScan(filterString=big_filter), {})
+                  for _ in range(3)]
+        with pytest.raises(T1IOError) as refused:
+            t1.scannerOpenWithScan(b"t", TScan(filterString=big_filter), {})
+        message = hbcompat.text(refused.value.message)
+        assert message.startswith("org.apache.hadoop.hbase.RegionTooBusyException: Above "
+                                  "scanner memory limit")
+        assert refused.value.canRetry
+        with pytest.raises(TIOError) as refused2:
+            t2.openScanner(b"t", T2Scan(filterString=big_filter))
+        assert "scanner_bytes limit of 8388608 bytes" in hbcompat.text(refused2.value.message)
+        # The open ones work (their filter lets no column of this row through); an opened one
+        # holds its filter twice (the parsed tree and its own instance), and closed ones give
+        # their room back.
+        assert t1.scannerGetList(opened[0], 10) == []
+        t1.scannerClose(opened[1])
+        t1.scannerClose(opened[2])
+        t2.openScanner(b"t", T2Scan(filterString=big_filter))
+        bystander.check(server)
+    finally:
+        tr1.close()
+        tr2.close()
+        bystander.close()
+
+
 @NOT_UNDER_ASAN
 def test_a_row_level_filter_over_a_huge_row_fails_within_the_result_budget(server_factory):
     # A row-level filter (SingleColumnValueFilter with filterIfMissing) reads its row whole
