@@ -78,8 +78,8 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
   HBEMU_RETURN_IF_ERROR(Snapshots::Open(store->db_.get(), store->catalog_.get(),
-                                        store->sweeper_.get(), store->clock_, store->limits_,
-                                        &store->snapshots_));
+                                        store->sweeper_.get(), &store->write_gate_,
+                                        store->clock_, store->limits_, &store->snapshots_));
   *out = std::move(store);
   return Status::OK();
 }

@@ -259,8 +259,8 @@ class Store {
   // while its old cells are being deleted would lose its new cells to the sweep. Taken before
   // the catalog's mutex, never inside it.
   std::mutex family_drops_mu_;
-  // Data writes hold it from their table lookup to their batch's write; a family's removal and
-  // a table's disable hold it alone while they publish (write_gate.h). Taken before row locks
+  // Data writes hold it from their table lookup to their batch's write; a family's removal, a
+  // table's disable and a snapshot install hold it alone while they publish (write_gate.h). Taken before row locks
   // and before the catalog's mutex; family_drops_mu_ before it.
   WriteGate write_gate_;
   std::unique_ptr<Snapshots> snapshots_;

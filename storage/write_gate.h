@@ -7,8 +7,9 @@
 namespace hbemu::storage {
 
 // Data writes against the schema changes that take a table's keys away from them: a family's
-// removal (whose sweep deletes the family's cells) and a table's disable (after which a drop or
-// truncate hands the table's cells to the sweeper). A write holds the gate shared from its table
+// removal (whose sweep deletes the family's cells), a table's disable (after which a drop or
+// truncate hands the table's cells to the sweeper) and a snapshot restore (which gives the name
+// a new table id and the old one to the sweeper). A write holds the gate shared from its table
 // lookup until its batch is written; a change holds it alone while it publishes the new
 // descriptor. So every write either lands before the change, where the sweep finds its cells,
 // or looks the table up after it and is refused (NoSuchColumnFamily, TableNotEnabled), as HBase

@@ -41,6 +41,7 @@ class SnapshotFixture : public ::testing::Test {
     options.clock = &clock_;
     options.limits = limits_;
     options.before_read_view = before_read_view_;
+    options.before_data_write = before_data_write_;
     if (mode_ == Mode::kInMemory) {
       options.in_memory = true;
     } else {
@@ -111,6 +112,7 @@ class SnapshotFixture : public ::testing::Test {
   ManualClock clock_{kTestNowMs};
   StoreLimits limits_;  // for the next Open()
   std::function<void(std::string_view)> before_read_view_;  // for the next Open()
+  std::function<void()> before_data_write_;                  // for the next Open()
   std::unique_ptr<Store> store_;
 };
 
@@ -272,6 +274,54 @@ TEST_P(SnapshotStoreTest, RestoreRecreatesADroppedTable) {
   ASSERT_OK(store_->DeleteTable("t"));
   ASSERT_OK(snapshots()->Restore("s", {}));
   EXPECT_EQ(Raw("t"), before);
+}
+
+// A write that found the table before a restore replaced it lands before the restore (whose
+// sweep of the old id then deletes it), never under the old id after that sweep: acknowledged,
+// in no table, and left in the data directory for good. The write waits between its lookup and
+// its batch until the restore is swept or 500 ms have passed.
+TEST_F(SnapshotDiskTest, AWriteInFlightDuringARestoreIsNotLeftUnderTheOldTable) {
+  std::atomic<bool> hold{false}, held{false}, restoring{false}, swept{false};
+  before_data_write_ = [&] {
+    if (!hold.exchange(false)) return;
+    held = true;
+    while (!restoring.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (!swept.load() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  Open();
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  ASSERT_OK(store_->Mutate("t", Row("a", {PutOp("f", "q", kTestNowMs, "old")})));
+  ASSERT_OK(snapshots()->Take("s", {"t"}));
+  const uint64_t old_id = Describe("t")->id;
+  hold = true;
+  Status written;
+  std::thread writer([&] {
+    written = store_->Mutate("t", Row("z", {PutOp("f", "q", kTestNowMs, "in flight")}));
+  });
+  while (!held.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread restorer([&] {
+    restoring = true;
+    EXPECT_OK(snapshots()->Restore("s", {}));
+    store_->WaitForSweeps();
+    swept = true;
+  });
+  writer.join();
+  restorer.join();
+  EXPECT_OK(written);
+  store_->WaitForSweeps();
+  EXPECT_EQ(Raw("t").size(), 1u);  // the snapshot's cell only
+  store_.reset();
+  leveldb::DB* raw = nullptr;
+  ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir_.Sub("data"), &raw).ok());
+  std::unique_ptr<leveldb::DB> db(raw);
+  const KeyRange old_cells = TableCellRange(old_id);
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+  it->Seek(old_cells.start);
+  EXPECT_FALSE(it->Valid() && it->key().compare(old_cells.limit) < 0)
+      << "a cell was left under the restored table's old id";
 }
 
 TEST_F(SnapshotDiskTest, SnapshotsSurviveARestart) {
