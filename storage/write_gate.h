@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -63,11 +64,13 @@ class WriteGate {
   void LeaveWrite();
   void LeaveChange();
 
-  mutable std::mutex mu_;
+  // A write's way in and out is two atomic operations while no change is about (every data
+  // write passes here); the mutex and condition variable serve the waits.
+  std::mutex mu_;
   std::condition_variable cv_;
-  size_t writes_ = 0;        // guarded by mu_: writes holding the gate
-  size_t changes_ = 0;       // guarded by mu_: changes holding the gate or waiting for it
-  bool changing_ = false;    // guarded by mu_: a change holds the gate
+  std::atomic<size_t> writes_{0};   // writes holding the gate (and, briefly, ones backing off)
+  std::atomic<size_t> changes_{0};  // changes holding the gate or waiting for it
+  bool changing_ = false;           // guarded by mu_: a change holds the gate
 };
 
 }  // namespace hbemu::storage
