@@ -89,7 +89,7 @@ def test_scanners_naming_millions_of_columns_are_refused_past_the_scanner_memory
     server, bystander = start(server_factory, "--limit", "scanner_bytes=200M")
     bystander.t1.createTable(b"t", [ColumnDescriptor(name=b"f:")])
     bystander.t1.mutateRow(b"t", b"r", [Mutation(column=b"f:c0000001", value=b"v")], {})
-    columns = [b"f:c%07d" % i for i in range(1000000)]  # ~88 MB of scanner state each
+    columns = [b"f:c%07d" % i for i in range(1000000)]  # ~80 MB of scanner state each
     t1, tr1 = hbcompat.open_raw_client(server.host, server.port, Hbase, timeout_ms=120000)
     t2, tr2 = hbcompat.open_raw_client(server.host, server.thrift2_port, THBaseService,
                                        timeout_ms=120000)
@@ -104,10 +104,10 @@ def test_scanners_naming_millions_of_columns_are_refused_past_the_scanner_memory
                                   "scanner memory limit")
         assert "scanner_bytes limit of 209715200 bytes" in message
         assert refused.value.canRetry
-        # Thrift2 shares the budget: 500k columns (~44 MB) no longer fit in the ~34 MB left.
+        # Thrift2 shares the budget: 700k columns (~56 MB) no longer fit in the ~50 MB left.
         with pytest.raises(TIOError) as refused2:
             t2.openScanner(b"t", T2Scan(columns=[TColumn(family=b"f", qualifier=b"c%07d" % i)
-                                                 for i in range(500000)]))
+                                                 for i in range(700000)]))
         assert "scanner_bytes limit of 209715200 bytes" in hbcompat.text(refused2.value.message)
         # Measured 310 MiB: the two scanners and the refused requests' decoding and freed pages.
         held = rss_mib(server) - baseline
@@ -117,6 +117,49 @@ def test_scanners_naming_millions_of_columns_are_refused_past_the_scanner_memory
         t1.scannerClose(second)
         third = t1.scannerOpen(b"t", b"", columns, {})
         assert [r.row for r in t1.scannerGetList(third, 10)] == [b"r"]
+        bystander.check(server)
+    finally:
+        tr1.close()
+        tr2.close()
+        bystander.close()
+
+
+def test_scanners_holding_large_filter_trees_are_refused_past_the_scanner_memory_budget(
+        server_factory):
+    # A scanner keeps its parsed filter until it is closed. Before: the filter tree was not
+    # counted (a scanner with a filter of 20,000 column prefixes was charged 4 KB for the
+    # ~2.5 MB it held). Now each filter's tree counts against scanner_bytes, for both services.
+    from hbase.ttypes import IOError as T1IOError
+    from hbase2.ttypes import TIOError
+
+    server, bystander = start(server_factory, "--limit", "scanner_bytes=8M")
+    bystander.t1.createTable(b"t", [ColumnDescriptor(name=b"f:")])
+    bystander.t1.mutateRow(b"t", b"r", [Mutation(column=b"f:q", value=b"v")], {})
+    prefixes = ", ".join("'a-column-prefix-%06d'" % i for i in range(20000))  # 20 bytes each
+    big_filter = ("MultipleColumnPrefixFilter(%s)" % prefixes).encode()
+    t1, tr1 = hbcompat.open_raw_client(server.host, server.port, Hbase, timeout_ms=60000)
+    t2, tr2 = hbcompat.open_raw_client(server.host, server.thrift2_port, THBaseService,
+                                       timeout_ms=60000)
+    try:
+        # ~2.6 MB each: three fit in 8 MiB, a fourth does not.
+        opened = [t1.scannerOpenWithScan(b"t", TScan(filterString=big_filter), {})
+                  for _ in range(3)]
+        with pytest.raises(T1IOError) as refused:
+            t1.scannerOpenWithScan(b"t", TScan(filterString=big_filter), {})
+        message = hbcompat.text(refused.value.message)
+        assert message.startswith("org.apache.hadoop.hbase.RegionTooBusyException: Above "
+                                  "scanner memory limit")
+        assert refused.value.canRetry
+        with pytest.raises(TIOError) as refused2:
+            t2.openScanner(b"t", T2Scan(filterString=big_filter))
+        assert "scanner_bytes limit of 8388608 bytes" in hbcompat.text(refused2.value.message)
+        # The open ones work (their filter lets no column of this row through); an opened one
+        # holds its filter twice (the parsed tree and its own instance), and closed ones give
+        # their room back.
+        assert t1.scannerGetList(opened[0], 10) == []
+        t1.scannerClose(opened[1])
+        t1.scannerClose(opened[2])
+        t2.openScanner(b"t", T2Scan(filterString=big_filter))
         bystander.check(server)
     finally:
         tr1.close()

@@ -17,12 +17,16 @@ int CompareBytes(std::string_view a, std::string_view b) {
   return a.size() < b.size() ? -1 : 1;
 }
 
+// A comparator made by std::make_shared: its object and the shared count in one block.
+constexpr size_t SharedBytes(size_t object) { return AllocationBytes(object + 16); }
+
 class BinaryComparator : public Comparator {
  public:
   explicit BinaryComparator(std::string value) : value_(std::move(value)) {}
   Kind kind() const override { return Kind::kBinary; }
   int CompareTo(std::string_view cell) const override { return CompareBytes(value_, cell); }
   std::string ToString() const override { return "binary:" + value_; }
+  size_t HeldBytes() const override { return SharedBytes(sizeof(*this)) + StringHeapBytes(value_); }
 
  private:
   const std::string value_;
@@ -37,6 +41,7 @@ class BinaryPrefixComparator : public Comparator {
     return CompareBytes(value_, cell.substr(0, std::min(cell.size(), value_.size())));
   }
   std::string ToString() const override { return "binaryprefix:" + value_; }
+  size_t HeldBytes() const override { return SharedBytes(sizeof(*this)) + StringHeapBytes(value_); }
 
  private:
   const std::string value_;
@@ -65,6 +70,7 @@ class SubstringComparator : public Comparator {
     return 1;
   }
   std::string ToString() const override { return "substring:" + value_; }
+  size_t HeldBytes() const override { return SharedBytes(sizeof(*this)) + StringHeapBytes(value_); }
 
  private:
   std::string value_;
@@ -156,6 +162,13 @@ class RegexStringComparator : public Comparator {
     return rc >= 0 ? 0 : 1;  // no match, or a match/depth limit: "does not match"
   }
   std::string ToString() const override { return "regexstring:" + expr_; }
+  size_t HeldBytes() const override {
+    size_t code = 0, jit = 0;
+    pcre2_pattern_info(code_.get(), PCRE2_INFO_SIZE, &code);
+    pcre2_pattern_info(code_.get(), PCRE2_INFO_JITSIZE, &jit);
+    return SharedBytes(sizeof(*this)) + StringHeapBytes(expr_) + AllocationBytes(code) +
+           (jit > 0 ? AllocationBytes(jit) : 0);
+  }
 
  private:
   const std::string expr_;

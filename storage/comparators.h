@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "storage/memory_size.h"
 #include "storage/status.h"
 
 namespace hbemu::storage {
@@ -30,6 +31,8 @@ class Comparator {
   virtual int CompareTo(std::string_view cell) const = 0;
   // "binary:abc" etc., for descriptions and tests.
   virtual std::string ToString() const = 0;
+  // Memory it holds (storage/memory_size.h): its object, its operand and a regex's compiled code.
+  virtual size_t HeldBytes() const = 0;
 };
 
 // Builds a comparator from the unquoted filter-language argument "type:value" (split at the

@@ -50,6 +50,8 @@ bool FilterList::NextCellHint(const CellView& cell, std::string* family,
 }
 std::string FilterList::ToString() const { return FilterWalks::ToString(*this); }
 
+size_t Filter::TreeBytes() const { return FilterWalks::TreeBytes(*this); }
+
 // ---------------------------------------------------------------- SKIP and WHILE
 
 namespace {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "storage/cell.h"
+#include "storage/memory_size.h"
 
 namespace hbemu::storage {
 
@@ -83,6 +84,11 @@ class Filter {
   virtual void SetReversed(bool reversed) { reversed_ = reversed; }
   // A canonical description, e.g. "AND(PrefixFilter('a'), PageFilter(2))" (tests, logs).
   virtual std::string ToString() const = 0;
+  // Memory a leaf holds, for the memory budgets (storage/memory_size.h): its object and what it
+  // owns (strings, its comparator). The default fits every leaf object without heap of its own.
+  virtual size_t HeldBytes() const { return kFilterNodeBytes; }
+  // The whole tree's: every leaf's HeldBytes, and each composite's object and vectors.
+  size_t TreeBytes() const;
 
  protected:
   // What the walks dispatch on: every filter but the three composites is a leaf.

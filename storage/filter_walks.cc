@@ -116,6 +116,49 @@ std::string FilterWalks::ToString(const Filter& root) {
   return out;
 }
 
+// ---------------------------------------------------------------- memory
+
+struct FilterWalks::BytesOp {
+  using Node = const Filter*;
+  using Result = size_t;
+  struct State {
+    size_t i = 0;
+    size_t children = 0;
+  };
+  Result Leaf(Node f) { return f->HeldBytes(); }
+  void Begin(Node, State*) {}
+  Node Next(Node n, State* s) { return Child(n, s->i++); }
+  void Take(Node, State* s, Result bytes) { s->children += bytes; }
+  Result Finish(Node n, State* s) {
+    switch (n->shape_) {
+      case Filter::Shape::kList: {
+        const FilterList& l = AsList(n);
+        size_t prev = AllocationBytes(l.prev_.capacity() * sizeof(FilterList::Prev));
+        for (const FilterList::Prev& p : l.prev_) {
+          prev += StringHeapBytes(p.family) + StringHeapBytes(p.qualifier) +
+                  StringHeapBytes(p.hint_family) + StringHeapBytes(p.hint_qualifier);
+        }
+        return s->children + AllocationBytes(sizeof(FilterList)) +
+               AllocationBytes(l.filters_.capacity() * sizeof(void*)) +
+               AllocationBytes(l.done_.capacity()) + prev +
+               AllocationBytes(l.included_.capacity() / 8) +
+               AllocationBytes(l.hinting_.capacity() * sizeof(size_t)) +
+               AllocationBytes(l.asked_.capacity()) + StringHeapBytes(l.hint_family_) +
+               StringHeapBytes(l.hint_qualifier_);
+      }
+      case Filter::Shape::kSkip:
+        return s->children + AllocationBytes(sizeof(SkipFilter));
+      default:
+        return s->children + AllocationBytes(sizeof(WhileMatchFilter));
+    }
+  }
+};
+
+size_t FilterWalks::TreeBytes(const Filter& root) {
+  BytesOp op;
+  return Walk(&root, op);
+}
+
 // ---------------------------------------------------------------- state between rows
 
 // Restart, Reset and SetReversed visit every child; what differs is the leaf call and what a

@@ -33,6 +33,7 @@ struct FilterWalks {
   static bool NextCellHint(const Filter& root, const CellView& cell, std::string* family,
                            std::string* qualifier);
   static std::string ToString(const Filter& root);
+  static size_t TreeBytes(const Filter& root);
   // A composite's constructor: one level more than its highest child (leaves are 0).
   static void SetHeight(Filter* composite) {
     composite->height_ = 0;
@@ -78,6 +79,7 @@ struct FilterWalks {
   struct EssentialOp;
   struct HintOp;
   struct ToStringOp;
+  struct BytesOp;
 };
 
 namespace filter_walks {

@@ -38,6 +38,8 @@ class RowFilter : public Filter {
   bool FilterRow() override { return filter_out_row_; }
   std::string ToString() const override { return "RowFilter(" + CompareArgs(op_, *cmp_) + ")"; }
 
+  size_t HeldBytes() const override { return AllocationBytes(sizeof(*this)) + cmp_->HeldBytes(); }
+
  private:
   const CompareOp op_;
   const std::shared_ptr<const Comparator> cmp_;
@@ -60,6 +62,8 @@ class FamilyFilter : public Filter {
     return FilterCode::kInclude;
   }
   std::string ToString() const override { return "FamilyFilter(" + CompareArgs(op_, *cmp_) + ")"; }
+
+  size_t HeldBytes() const override { return AllocationBytes(sizeof(*this)) + cmp_->HeldBytes(); }
 
  private:
   const CompareOp op_;
@@ -86,6 +90,8 @@ class QualifierFilter : public Filter {
     return "QualifierFilter(" + CompareArgs(op_, *cmp_) + ")";
   }
 
+  size_t HeldBytes() const override { return AllocationBytes(sizeof(*this)) + cmp_->HeldBytes(); }
+
  private:
   const CompareOp op_;
   const std::shared_ptr<const Comparator> cmp_;
@@ -102,6 +108,8 @@ class ValueFilter : public Filter {
                                                             : FilterCode::kInclude;
   }
   std::string ToString() const override { return "ValueFilter(" + CompareArgs(op_, *cmp_) + ")"; }
+
+  size_t HeldBytes() const override { return AllocationBytes(sizeof(*this)) + cmp_->HeldBytes(); }
 
  private:
   const CompareOp op_;
@@ -141,6 +149,10 @@ class ColumnRangeFilter : public Filter {
            ", " + Bool(max_inclusive_) + ")";
   }
 
+  size_t HeldBytes() const override {
+    return AllocationBytes(sizeof(*this)) + StringHeapBytes(min_) + StringHeapBytes(max_);
+  }
+
  private:
   const std::string min_;
   const bool min_inclusive_;
@@ -153,6 +165,10 @@ struct ColumnTest {
   CompareOp op = CompareOp::kEqual;
   std::shared_ptr<const Comparator> cmp;
   bool Matches(const CellView& c) const { return c.family == family && c.qualifier == qualifier; }
+  // Beyond the filter object holding it.
+  size_t HeldBytes() const {
+    return StringHeapBytes(family) + StringHeapBytes(qualifier) + cmp->HeldBytes();
+  }
   // True when the value fails the test.
   bool ValueFails(std::string_view value) const {
     return CompareFiltersOut(op, cmp->CompareTo(value));
@@ -209,6 +225,8 @@ class SingleColumnValueFilter : public Filter {
            test_.Args() + ", " + Bool(filter_if_missing_) + ", " + Bool(latest_version_only_) + ")";
   }
 
+  size_t HeldBytes() const override { return AllocationBytes(sizeof(*this)) + test_.HeldBytes(); }
+
  private:
   const ColumnTest test_;
   const bool filter_if_missing_;
@@ -247,6 +265,11 @@ class DependentColumnFilter : public Filter {
     return out + ")";
   }
 
+  size_t HeldBytes() const override {
+    return AllocationBytes(sizeof(*this)) + test_.HeldBytes() +
+           stamps_.size() * AllocationBytes(16) + AllocationBytes(stamps_.bucket_count() * 8);
+  }
+
  private:
   const ColumnTest test_;
   const bool drop_;
@@ -273,6 +296,8 @@ class ColumnValueFilter : public Filter {
     return family == test_.family;
   }
   std::string ToString() const override { return "ColumnValueFilter(" + test_.Args() + ")"; }
+
+  size_t HeldBytes() const override { return AllocationBytes(sizeof(*this)) + test_.HeldBytes(); }
 
  private:
   const ColumnTest test_;

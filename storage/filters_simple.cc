@@ -88,6 +88,9 @@ class PrefixFilter : public Filter {
   }
   bool FilterRow() override { return filter_row_; }
   std::string ToString() const override { return "PrefixFilter(" + Quote(prefix_) + ")"; }
+  size_t HeldBytes() const override {
+    return AllocationBytes(sizeof(*this)) + StringHeapBytes(prefix_);
+  }
 
  private:
   const std::string prefix_;
@@ -121,6 +124,9 @@ class ColumnPrefixFilter : public Filter {
     return true;
   }
   std::string ToString() const override { return "ColumnPrefixFilter(" + Quote(prefix_) + ")"; }
+  size_t HeldBytes() const override {
+    return AllocationBytes(sizeof(*this)) + StringHeapBytes(prefix_);
+  }
 
  private:
   const std::string prefix_;
@@ -164,6 +170,12 @@ class MultipleColumnPrefixFilter : public Filter {
       out += Quote(p);
     }
     return out + ")";
+  }
+
+  size_t HeldBytes() const override {
+    size_t bytes = AllocationBytes(sizeof(*this)) + StringHeapBytes(hint_);
+    for (const std::string& p : prefixes_) bytes += kStringSetNodeBytes + StringHeapBytes(p);
+    return bytes;
   }
 
  private:
@@ -256,6 +268,9 @@ class InclusiveStopFilter : public Filter {
     return done_ ? FilterCode::kNextRow : FilterCode::kInclude;
   }
   std::string ToString() const override { return "InclusiveStopFilter(" + Quote(stop_) + ")"; }
+  size_t HeldBytes() const override {
+    return AllocationBytes(sizeof(*this)) + StringHeapBytes(stop_);
+  }
 
  private:
   const std::string stop_;
@@ -286,6 +301,12 @@ class TimestampsFilter : public Filter {
       out += std::to_string(timestamps_[i]);
     }
     return out + ")";
+  }
+
+  size_t HeldBytes() const override {
+    // The vector, and the set's nodes (a 16-byte node each) and bucket array.
+    return AllocationBytes(sizeof(*this)) + AllocationBytes(timestamps_.capacity() * 8) +
+           set_.size() * AllocationBytes(16) + AllocationBytes(set_.bucket_count() * 8);
   }
 
  private:

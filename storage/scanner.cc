@@ -9,6 +9,7 @@
 #include "storage/cancel.h"
 #include "storage/coding.h"
 #include "storage/key_format.h"
+#include "storage/memory_size.h"
 #include "storage/row_reader.h"
 
 namespace hbemu::storage {
@@ -22,26 +23,37 @@ Status IteratorStatus(const leveldb::Iterator* it) {
 
 std::string_view View(const leveldb::Slice& s) { return std::string_view(s.data(), s.size()); }
 
-// Beyond its bytes: a scanner's own state, and a map or set node per family and column named.
-constexpr size_t kScannerOverhead = 4096;
-constexpr size_t kNameOverhead = 80;
+// A kept scan request (its ScanSpec and the registry's entry), and an open scanner's own state
+// (the Scanner, its LevelDB iterator and snapshot, its row reader): a fixed part each.
+constexpr size_t kScanRequestBytes = 4096;
+constexpr size_t kScannerStateBytes = 4096;
 
 }  // namespace
 
 size_t ScanSpecBytes(const ScanSpec& spec) {
-  size_t bytes = kScannerOverhead + spec.start_row.size() + spec.stop_row.size() +
-                 (spec.row_prefix.has_value() ? spec.row_prefix->size() : 0);
+  size_t bytes = kScanRequestBytes + StringHeapBytes(spec.start_row) +
+                 StringHeapBytes(spec.stop_row) +
+                 (spec.row_prefix.has_value() ? StringHeapBytes(*spec.row_prefix) : 0);
   for (const auto& [family, qualifiers] : spec.read.columns.families()) {
-    bytes += kNameOverhead + family.size();
+    bytes += kFamilyMapNodeBytes + StringHeapBytes(family);
     if (!qualifiers.has_value()) continue;
-    for (const std::string& qualifier : *qualifiers) bytes += kNameOverhead + qualifier.size();
+    for (const std::string& qualifier : *qualifiers) {
+      bytes += kStringSetNodeBytes + StringHeapBytes(qualifier);
+    }
   }
+  for (const auto& [family, range] : spec.read.family_time_ranges) {
+    bytes += AllocationBytes(32 + sizeof(std::string) + sizeof(range)) + StringHeapBytes(family);
+  }
+  if (spec.read.filter != nullptr) bytes += spec.read.filter->TreeBytes();
   return bytes;
 }
 
 size_t Scanner::HeldBytes() const {
-  return pending_.capacity_bytes() + pending_scratch_.capacity_bytes() +
-         lookahead_.capacity_bytes();
+  // Its own copy of the spec (the filter prototype shared with the request's, if that is still
+  // kept, is counted with each) and its filter instance.
+  return kScannerStateBytes + ScanSpecBytes(spec_) +
+         (filter_ != nullptr ? filter_->TreeBytes() : 0) + pending_.capacity_bytes() +
+         pending_scratch_.capacity_bytes() + lookahead_.capacity_bytes();
 }
 
 Scanner::Scanner(leveldb::DB* db, std::shared_ptr<const TableDescriptor> table, ScanSpec spec,

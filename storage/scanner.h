@@ -25,8 +25,8 @@ namespace hbemu::storage {
 // Rows with no visible cells are skipped. Created by Store::OpenScanner.
 //
 // Not thread-safe: one caller at a time (the server's scanner registry serialises calls).
-// About the memory a scan's request keeps while its scanner is open (row bounds, the columns it
-// names), for the scanner_bytes budget.
+// About the memory a kept scan request holds (row bounds, the columns it names, its filter tree),
+// for the scanner_bytes budget (storage/memory_size.h).
 size_t ScanSpecBytes(const ScanSpec& spec);
 
 class Scanner {
@@ -45,8 +45,9 @@ class Scanner {
   // The same, as RowResults.
   Status Next(size_t max_results, std::vector<RowResult>* out);
 
-  // Memory the scanner keeps between calls for the rows it has read ahead (a batched scan's
-  // pieces), for the scanner_bytes budget.
+  // Memory the scanner keeps between calls, for the scanner_bytes budget: its state, its copy of
+  // the spec and its filter instance (ScanSpecBytes), and the rows it has read ahead (a batched
+  // scan's pieces).
   size_t HeldBytes() const;
 
  private:

@@ -8,6 +8,7 @@
 #include "storage/catalog.h"
 #include "storage/key_format.h"
 #include "storage/table_sweeper.h"
+#include "storage/write_gate.h"
 
 namespace hbemu::storage {
 namespace {
@@ -51,13 +52,14 @@ Status Snapshots::CopyCells(const leveldb::ReadOptions& read, uint64_t from, uin
   return FromLevelDb(it->status());
 }
 
-Snapshots::Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
-                     const StoreLimits& limits)
-    : db_(db), catalog_(catalog), sweeper_(sweeper), clock_(clock), limits_(limits) {}
+Snapshots::Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, WriteGate* gate,
+                     Clock* clock, const StoreLimits& limits)
+    : db_(db), catalog_(catalog), sweeper_(sweeper), gate_(gate), clock_(clock), limits_(limits) {}
 
-Status Snapshots::Open(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
-                       const StoreLimits& limits, std::unique_ptr<Snapshots>* out) {
-  std::unique_ptr<Snapshots> snapshots(new Snapshots(db, catalog, sweeper, clock, limits));
+Status Snapshots::Open(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, WriteGate* gate,
+                       Clock* clock, const StoreLimits& limits,
+                       std::unique_ptr<Snapshots>* out) {
+  std::unique_ptr<Snapshots> snapshots(new Snapshots(db, catalog, sweeper, gate, clock, limits));
   HBEMU_RETURN_IF_ERROR(snapshots->Load());
   *out = std::move(snapshots);
   return Status::OK();
@@ -169,7 +171,12 @@ Status Snapshots::InstallLocked(const SnapshotRecord& record, TableInstall* inst
   }
   install->cells = &cells;
   std::vector<uint64_t> dropped;
-  HBEMU_RETURN_IF_ERROR(catalog_->Install(*install, &dropped));
+  {
+    // Writes that found the tables being replaced land before the install, so the sweep of
+    // the retired ids deletes them; later ones find the new tables (write_gate.h).
+    const auto gate = gate_->EnterChange();
+    HBEMU_RETURN_IF_ERROR(catalog_->Install(*install, &dropped));
+  }
   if (!dropped.empty()) sweeper_->Wake();
   return Status::OK();
 }

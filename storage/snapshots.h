@@ -24,6 +24,7 @@ namespace hbemu::storage {
 
 class Catalog;
 class TableSweeper;
+class WriteGate;
 struct TableInstall;
 
 // What ListSnapshots shows of one snapshot.
@@ -56,8 +57,9 @@ struct RestoreOptions {
 // Bounded by the `snapshots` and `snapshot_bytes` limits. Thread-safe; one operation at a time.
 class Snapshots {
  public:
-  static Status Open(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
-                     const StoreLimits& limits, std::unique_ptr<Snapshots>* out);
+  // `gate`: the store's (write_gate.h), held alone while a restore or clone installs.
+  static Status Open(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, WriteGate* gate,
+                     Clock* clock, const StoreLimits& limits, std::unique_ptr<Snapshots>* out);
 
   // Snapshots `tables` ("t" or "ns:t", disabled ones too), or every table and namespace when
   // `tables` is empty.
@@ -76,8 +78,8 @@ class Snapshots {
   void SetCopyHookForTesting(std::function<void()> hook) { copy_hook_ = std::move(hook); }
 
  private:
-  Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, Clock* clock,
-            const StoreLimits& limits);
+  Snapshots(leveldb::DB* db, Catalog* catalog, TableSweeper* sweeper, WriteGate* gate,
+            Clock* clock, const StoreLimits& limits);
   Status Load();
   // With mu_ held.
   Status FindLocked(std::string_view name, const SnapshotRecord** out) const;
@@ -94,6 +96,7 @@ class Snapshots {
   leveldb::DB* const db_;
   Catalog* const catalog_;
   TableSweeper* const sweeper_;
+  WriteGate* const gate_;
   Clock* const clock_;
   const StoreLimits limits_;  // snapshots, snapshot_bytes
   mutable std::mutex mu_;

@@ -52,6 +52,8 @@ Store::Store(const StoreOptions& options)
     : clock_(options.clock != nullptr ? options.clock : Clock::System()),
       sync_writes_(options.sync_writes),
       before_family_sweep_batch_(options.before_family_sweep_batch),
+      before_read_view_(options.before_read_view),
+      before_data_write_(options.before_data_write),
       limits_(options.limits),
       row_locks_(new RowLocks()),
       row_clock_(new RowClock()),
@@ -76,8 +78,8 @@ Status Store::Open(const StoreOptions& options, std::unique_ptr<Store>* out) {
   store->sweeper_ = std::make_unique<TableSweeper>(store->db_.get(), store->catalog_.get());
   store->sweeper_->Start();
   HBEMU_RETURN_IF_ERROR(Snapshots::Open(store->db_.get(), store->catalog_.get(),
-                                        store->sweeper_.get(), store->clock_, store->limits_,
-                                        &store->snapshots_));
+                                        store->sweeper_.get(), &store->write_gate_,
+                                        store->clock_, store->limits_, &store->snapshots_));
   *out = std::move(store);
   return Status::OK();
 }
@@ -184,10 +186,40 @@ Status Store::CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec,
   return Status::OK();
 }
 
+Status Store::ViewTable(
+    std::string_view name, const std::function<Status(const TableDescriptor&)>& check,
+    const std::function<void(std::shared_ptr<const TableDescriptor>)>& take_view) const {
+  std::shared_ptr<const TableDescriptor> table;
+  HBEMU_RETURN_IF_ERROR(FindTable(name, true, &table));
+  HBEMU_RETURN_IF_ERROR(check(*table));
+  // A snapshot restore (test controls) or a truncate between the lookup and the view gives the
+  // name a new table id and sweeps the old one, so the view could hold the old table half swept: the name
+  // must still mean the same table once the view is taken (table ids are never reused), else
+  // the view is taken again. The catalog bumps its lookup generation before an install's
+  // write, so a lookup after the view cannot come from a cache older than it.
+  for (int attempt = 0;; ++attempt) {
+    const uint64_t viewed = table->id;
+    if (before_read_view_) before_read_view_(name);
+    take_view(table);
+    std::shared_ptr<const TableDescriptor> current;
+    if (attempt == 3 || !FindTable(name, true, &current).ok() || current->id == viewed) {
+      return Status::OK();
+    }
+    table = std::move(current);
+    HBEMU_RETURN_IF_ERROR(check(*table));
+  }
+}
+
 Status Store::ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
                               const ReadSpec& spec, int64_t now_ms, RowResult* result) const {
-  const std::string prefix = RowKeyPrefix(table.id, row);
   std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+  return ReadRowFrom(table, it.get(), row, spec, now_ms, result);
+}
+
+Status Store::ReadRowFrom(const TableDescriptor& table, leveldb::Iterator* it,
+                          std::string_view row, const ReadSpec& spec, int64_t now_ms,
+                          RowResult* result) const {
+  const std::string prefix = RowKeyPrefix(table.id, row);
   it->Seek(prefix);
   // A Get is a one-row scan in HBase: with a filter, the same row-level filter protocol applies.
   std::unique_ptr<Filter> filter = spec.filter != nullptr ? spec.filter->Clone() : nullptr;
@@ -195,41 +227,43 @@ Status Store::ReadRowUnlocked(const TableDescriptor& table, std::string_view row
   RowReader::RowOptions options;
   options.filter = filter.get();
   options.scan_done = &scan_done;
-  return RowReader(&table, &spec, now_ms, limits_.result_bytes).Read(it.get(), prefix, options, result);
+  return RowReader(&table, &spec, now_ms, limits_.result_bytes).Read(it, prefix, options, result);
 }
 
 Status Store::Get(std::string_view table_name, std::string_view row, const ReadSpec& spec,
                   RowResult* result) const {
   std::shared_ptr<const TableDescriptor> table;
-  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(CheckRow(row));
-  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec, /*is_get=*/true));
+  std::unique_ptr<leveldb::Iterator> it;  // its implicit snapshot is the Get's view
+  HBEMU_RETURN_IF_ERROR(ViewTable(
+      table_name,
+      [&](const TableDescriptor& t) {
+        HBEMU_RETURN_IF_ERROR(CheckRow(row));
+        return CheckReadSpec(t, spec, /*is_get=*/true);
+      },
+      [&](std::shared_ptr<const TableDescriptor> t) {
+        table = std::move(t);
+        it.reset(db_->NewIterator(leveldb::ReadOptions()));
+      }));
   result->cells.clear();
-  return ReadRowUnlocked(*table, row, spec, clock_->NowMillis(), result);
+  return ReadRowFrom(*table, it.get(), row, spec, clock_->NowMillis(), result);
 }
 
 Status Store::OpenScanner(std::string_view table_name, const ScanSpec& spec,
                           std::unique_ptr<Scanner>* out) const {
-  std::shared_ptr<const TableDescriptor> table;
-  HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
-  HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read, /*is_get=*/false));
-  if (spec.batch < 0) return Status::InvalidArgument("batch must not be negative");
-  // The scanner reads a LevelDB snapshot taken after the lookup. A snapshot restore (test
-  // controls) in between gives the name a new table id and sweeps the old one, so the snapshot
-  // could hold the old table half swept: the name must still mean the same table once the
-  // snapshot is taken (table ids are never reused), else the scanner is made again.
-  for (int attempt = 0;; ++attempt) {
-    auto scanner = std::make_unique<Scanner>(db_.get(), table, spec, clock_->NowMillis(),
-                                             limits_.result_bytes);
-    std::shared_ptr<const TableDescriptor> current;
-    if (attempt == 3 || !FindTable(table_name, true, &current).ok() ||
-        current->id == table->id) {
-      *out = std::move(scanner);
-      return Status::OK();
-    }
-    table = std::move(current);
-    HBEMU_RETURN_IF_ERROR(CheckReadSpec(*table, spec.read, /*is_get=*/false));
-  }
+  std::unique_ptr<Scanner> scanner;  // its LevelDB snapshot is the scan's view
+  HBEMU_RETURN_IF_ERROR(ViewTable(
+      table_name,
+      [&](const TableDescriptor& t) {
+        HBEMU_RETURN_IF_ERROR(CheckReadSpec(t, spec.read, /*is_get=*/false));
+        if (spec.batch < 0) return Status::InvalidArgument("batch must not be negative");
+        return Status::OK();
+      },
+      [&](std::shared_ptr<const TableDescriptor> t) {
+        scanner = std::make_unique<Scanner>(db_.get(), std::move(t), spec, clock_->NowMillis(),
+                                            limits_.result_bytes);
+      }));
+  *out = std::move(scanner);
+  return Status::OK();
 }
 
 Status Store::ReadNewest(const TableDescriptor& table, std::string_view row,
@@ -270,6 +304,7 @@ Status TimeFor(RowClock* clock, const ClockHorizon& horizon, uint64_t table_id,
 }  // namespace
 
 Status Store::Write(leveldb::WriteBatch* batch) {
+  if (before_data_write_) before_data_write_();
   leveldb::WriteOptions options;
   options.sync = sync_writes_;
   return FromLevelDb(db_->Write(options, batch));
@@ -282,6 +317,7 @@ RowRead Store::RowReadAt(const TableDescriptor& table, int64_t now_ms) const {
 }
 
 Status Store::Mutate(std::string_view table_name, const RowMutation& mutation) {
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckRow(mutation.row));
@@ -314,6 +350,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
                          std::vector<RowFailure>* failures) {
   if (failures != nullptr) failures->clear();
   if (mutations.empty()) return Status::OK();  // as no Mutate call at all
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   std::vector<std::string_view> rows;
@@ -378,6 +415,7 @@ Status Store::MutateRows(std::string_view table_name, const MutationBatchView& m
 Status Store::ReadModifyWrite(std::string_view table_name, std::string_view row,
                               const std::vector<std::pair<std::string, std::string>>& columns,
                               const NewValueFn& new_value, std::vector<Cell>* result) {
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckRow(row));
@@ -424,6 +462,7 @@ Status Store::CheckAndMutate(std::string_view table_name, std::string_view row,
                              CompareOp op, const std::optional<std::string>& expected,
                              const RowMutation& mutation, bool* applied) {
   *applied = false;
+  const auto gate = write_gate_.EnterWrite();  // before the lookup: see write_gate.h
   std::shared_ptr<const TableDescriptor> table;
   HBEMU_RETURN_IF_ERROR(FindTable(table_name, true, &table));
   HBEMU_RETURN_IF_ERROR(CheckRow(row));

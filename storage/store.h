@@ -19,6 +19,7 @@
 #include "storage/schema.h"
 #include "storage/status.h"
 #include "storage/store_limits.h"
+#include "storage/write_gate.h"
 
 namespace leveldb {
 class DB;
@@ -44,6 +45,11 @@ struct StoreOptions {
   bool sync_writes = false;    // fsync every data write (DDL is always synced)
   // Tests: runs before each batch of a family's removal sweep (family_sweep.h).
   std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch;
+  // Tests: runs in every read between its table lookup and taking its view of the cells
+  // (Store::ViewTable), with the table's name.
+  std::function<void(std::string_view table)> before_read_view;
+  // Tests: runs in every data write after its table lookup, before its batch is written.
+  std::function<void()> before_data_write;
   StoreLimits limits;          // what the store bounds (the server's --limit values)
 };
 
@@ -208,9 +214,19 @@ class Store {
   Status FindTable(std::string_view name, bool require_enabled,
                    std::shared_ptr<const TableDescriptor>* out) const;
   Status CheckReadSpec(const TableDescriptor& table, const ReadSpec& spec, bool is_get) const;
+  // Reads' one way to a table: looks up enabled table `name`, runs `check` on it, then
+  // `take_view`, which takes the read's LevelDB view of its cells (a Get's iterator, a
+  // scanner). The view is taken again when, once it is taken, the name means another table
+  // (a snapshot restore in between, whose sweep of the old id the view could hold half done).
+  Status ViewTable(
+      std::string_view name, const std::function<Status(const TableDescriptor&)>& check,
+      const std::function<void(std::shared_ptr<const TableDescriptor>)>& take_view) const;
   // One row as a Get reads it (row_reader.h), spec.filter included, from the newest data.
   Status ReadRowUnlocked(const TableDescriptor& table, std::string_view row,
                          const ReadSpec& spec, int64_t now_ms, RowResult* result) const;
+  // The same from `it`'s view of the store.
+  Status ReadRowFrom(const TableDescriptor& table, leveldb::Iterator* it, std::string_view row,
+                     const ReadSpec& spec, int64_t now_ms, RowResult* result) const;
   // Newest visible cell of one column, or nullopt.
   Status ReadNewest(const TableDescriptor& table, std::string_view row, std::string_view family,
                     std::string_view qualifier, int64_t now_ms, std::optional<Cell>* out) const;
@@ -227,6 +243,8 @@ class Store {
   Clock* clock_;
   bool sync_writes_;
   std::function<Status(uint64_t table_id, std::string_view family)> before_family_sweep_batch_;
+  std::function<void(std::string_view table)> before_read_view_;
+  std::function<void()> before_data_write_;
   const StoreLimits limits_;
   std::string cluster_id_;
   std::unique_ptr<leveldb::Env> mem_env_;
@@ -241,6 +259,10 @@ class Store {
   // while its old cells are being deleted would lose its new cells to the sweep. Taken before
   // the catalog's mutex, never inside it.
   std::mutex family_drops_mu_;
+  // Data writes hold it from their table lookup to their batch's write; a family's removal, a
+  // table's disable and a snapshot install hold it alone while they publish (write_gate.h). Taken before row locks
+  // and before the catalog's mutex; family_drops_mu_ before it.
+  WriteGate write_gate_;
   std::unique_ptr<Snapshots> snapshots_;
 };
 

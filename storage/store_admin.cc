@@ -94,6 +94,9 @@ Status Store::DisableTable(std::string_view name) {
   if (catalog_->Find(parsed, &table).ok() && table->enabled) {
     HBEMU_RETURN_IF_ERROR(Flush(*table));
   }
+  // Writes that found the table enabled land before it is disabled (write_gate.h): none can
+  // land after a drop or truncate gave its cells to the sweeper.
+  const auto gate = write_gate_.EnterChange();
   return catalog_->SetEnabled(parsed, false);
 }
 
@@ -124,7 +127,10 @@ Status Store::ModifyTable(std::string_view name, const TableDescriptor& spec) {
   {
     std::lock_guard<std::mutex> drops(family_drops_mu_);
     HBEMU_RETURN_IF_ERROR(FinishDropsBeforeAddLocked(name, spec.families));
-    HBEMU_RETURN_IF_ERROR(catalog_->ModifyTable(parsed, spec, &removed, hooks));
+    {
+      const auto gate = write_gate_.EnterChange();  // a removed family's writes land first
+      HBEMU_RETURN_IF_ERROR(catalog_->ModifyTable(parsed, spec, &removed, hooks));
+    }
     for (const std::string& family : removed) {
       HBEMU_RETURN_IF_ERROR(FinishFamilyDropLocked(previous->id, family));
     }
@@ -163,7 +169,12 @@ Status Store::DeleteFamily(std::string_view name, std::string_view family) {
   hooks.previous = &previous;
   {
     std::lock_guard<std::mutex> drops(family_drops_mu_);
-    HBEMU_RETURN_IF_ERROR(catalog_->DeleteFamily(parsed, family, &id, hooks));
+    {
+      // Writes that found the family land before it is removed, so the sweep below deletes
+      // them; later ones find it gone (write_gate.h).
+      const auto gate = write_gate_.EnterChange();
+      HBEMU_RETURN_IF_ERROR(catalog_->DeleteFamily(parsed, family, &id, hooks));
+    }
     HBEMU_RETURN_IF_ERROR(FinishFamilyDropLocked(id, family));
   }
   return FlushAfterSchemaChange(previous);

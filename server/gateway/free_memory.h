@@ -22,9 +22,10 @@ inline constexpr std::size_t kMmapThresholdBytes = 1 << 20;
 // Free space above this at the top of an arena is returned at once (glibc builds).
 inline constexpr std::size_t kTrimThresholdBytes = 2 << 20;
 
-// This trims every glibc arena, or forces mimalloc to collect the calling thread's heap and the
-// segments other threads left (the rest it returns by itself after its decommit delay, 25 ms); it
-// costs far less than the large call before it did.
+// This trims every glibc arena, at most every 250 ms across the process (a request within that
+// time is folded into one trim at its end: paced_task.h), or forces mimalloc to collect the
+// calling thread's heap and the segments other threads left (the rest it returns by itself after
+// its decommit delay, 25 ms; it touches that thread's heap only, so it runs on every call).
 void ReturnFreeMemory();
 
 }  // namespace hbemu::server

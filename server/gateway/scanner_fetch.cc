@@ -29,6 +29,7 @@ storage::Status FetchScannerRows(const storage::Store& store, ScannerRegistry::E
   if (requested == 0) return storage::Status::OK();
   if (entry->scanner == nullptr) {
     HBEMU_RETURN_IF_ERROR(store.OpenScanner(entry->table, entry->spec, &entry->scanner));
+    entry->spec = storage::ScanSpec();  // the scanner keeps its own copy
   }
   const storage::Status status = FetchScannerRows(entry->scanner.get(), requested, rows);
   ScannerRegistry::Recount(entry);

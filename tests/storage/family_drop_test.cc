@@ -136,6 +136,92 @@ TEST_F(FamilyDropTest, ModifyTableBringingTheFamilyBackFinishesItsRemovalFirst) 
   EXPECT_EQ(Read(store_.get(), "r2"), (std::vector<std::string>{"f:q@1=old", "g:q@1=new"}));
 }
 
+// A write that looked the table up while the family was there and lands after the removal
+// began: as HBase, it lands before the removal (and is deleted with the family) or is refused,
+// never after the sweep passed its row, where it would come back with the family. The write
+// waits between its lookup and its batch until the removal has returned or 500 ms have
+// passed; without the gate the removal publishes and sweeps meanwhile and the write lands
+// behind it.
+TEST_F(FamilyDropTest, AWriteInFlightDuringARemovalDoesNotComeBackWithTheFamily) {
+  std::atomic<bool> hold{false}, held{false}, removing{false}, removed{false};
+  StoreOptions options;
+  options.before_data_write = [&] {
+    if (!hold.exchange(false)) return;
+    held = true;
+    while (!removing.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (!removed.load() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  ASSERT_OK(Open(options));
+  Fill();
+  hold = true;
+  Status written;
+  std::thread writer([&] { written = store_->Mutate("t", Row("r9", {PutOp("g", "q", 7, "new")})); });
+  while (!held.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread remover([&] {
+    removing = true;
+    EXPECT_OK(store_->DeleteFamily("t", "g"));
+    removed = true;
+  });
+  writer.join();
+  remover.join();
+  EXPECT_OK(written);  // it found the family, and landed before the removal
+  EXPECT_CODE(kNoSuchColumnFamily, store_->Mutate("t", Row("r9", {PutOp("g", "q", 8, "late")})));
+  ASSERT_OK(store_->AddFamily("t", Family("g")));
+  EXPECT_EQ(Read(store_.get(), "r9"), std::vector<std::string>{"f:q@1=old"});
+  ASSERT_OK(Open());
+  EXPECT_EQ(Read(store_.get(), "r9"), std::vector<std::string>{"f:q@1=old"});
+}
+
+// The same for a table's disable: a write that found the table enabled lands before the table
+// is disabled, so a truncate right after sweeps it with the old cells. Without the gate it
+// lands under the old table id after the truncate's sweep: acknowledged, in no table, and left
+// in the data directory for good.
+TEST_F(FamilyDropTest, AWriteInFlightDuringADisableLandsBeforeIt) {
+  std::atomic<bool> hold{false}, held{false}, disabling{false}, swept{false};
+  StoreOptions options;
+  options.before_data_write = [&] {
+    if (!hold.exchange(false)) return;
+    held = true;
+    while (!disabling.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (!swept.load() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  ASSERT_OK(Open(options));
+  Fill();
+  std::shared_ptr<const TableDescriptor> before;
+  ASSERT_OK(store_->DescribeTable("t", &before));
+  hold = true;
+  Status written;
+  std::thread writer([&] { written = store_->Mutate("t", Row("r9", {PutOp("g", "q", 7, "new")})); });
+  while (!held.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread truncater([&] {
+    disabling = true;
+    EXPECT_OK(store_->DisableTable("t"));
+    EXPECT_OK(store_->TruncateTable("t", false));
+    store_->WaitForSweeps();
+    swept = true;
+  });
+  writer.join();
+  truncater.join();
+  EXPECT_OK(written);
+  store_->WaitForSweeps();
+  EXPECT_TRUE(Read(store_.get(), "r9").empty());
+  store_.reset();
+  leveldb::DB* raw = nullptr;
+  ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir_.path(), &raw).ok());
+  std::unique_ptr<leveldb::DB> db(raw);
+  const KeyRange old_cells = TableCellRange(before->id);
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+  it->Seek(old_cells.start);
+  EXPECT_FALSE(it->Valid() && it->key().compare(old_cells.limit) < 0)
+      << "a cell was left under the truncated table's id";
+}
+
 // The addition waits for a running sweep (as HBase's add waits for the table's procedure):
 // a cell it lets in cannot be in the sweep's way. The sweep pauses before its first batch
 // until the writer is done or 300 ms have passed; without the wait the writer's cell, in the

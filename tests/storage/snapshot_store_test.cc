@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <memory>
 #include <thread>
@@ -36,11 +37,17 @@ class SnapshotFixture : public ::testing::Test {
 
   void Open() {
     store_.reset();
+    StoreOptions options;
+    options.clock = &clock_;
+    options.limits = limits_;
+    options.before_read_view = before_read_view_;
+    options.before_data_write = before_data_write_;
     if (mode_ == Mode::kInMemory) {
-      ASSERT_OK(testutil::OpenInMemoryStore(&clock_, &store_, limits_));
+      options.in_memory = true;
     } else {
-      ASSERT_OK(testutil::OpenDiskStore(dir_.Sub("data"), &clock_, &store_, limits_));
+      options.path = dir_.Sub("data");
     }
+    ASSERT_OK(Store::Open(options, &store_));
   }
 
   Snapshots* snapshots() { return store_->snapshots(); }
@@ -104,6 +111,8 @@ class SnapshotFixture : public ::testing::Test {
   testutil::TempDir dir_;
   ManualClock clock_{kTestNowMs};
   StoreLimits limits_;  // for the next Open()
+  std::function<void(std::string_view)> before_read_view_;  // for the next Open()
+  std::function<void()> before_data_write_;                  // for the next Open()
   std::unique_ptr<Store> store_;
 };
 
@@ -188,6 +197,75 @@ TEST_P(SnapshotStoreTest, ReadersSeeTheOldTableOrTheRestoredOneNeverAMix) {
   EXPECT_EQ(mixed.load(), 0);
 }
 
+// A Get (and so each Get of a multi-get) whose lookup found the table's old id must not read
+// that id once a restore has replaced and swept it: it reads the restored table instead. The
+// restore runs exactly between the Get's lookup and its read.
+TEST_P(SnapshotStoreTest, AGetRacingARestoreReadsTheRestoredTableNotTheSweptOne) {
+  bool restore_now = false;
+  before_read_view_ = [&](std::string_view) {
+    if (!restore_now) return;
+    restore_now = false;
+    ASSERT_OK(snapshots()->Restore("s", {}));
+    store_->WaitForSweeps();  // the id the Get looked up is empty now
+  };
+  Open();
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  ASSERT_OK(store_->Mutate("t", Row("r", {PutOp("f", "q", kTestNowMs, "old")})));
+  ASSERT_OK(snapshots()->Take("s", {"t"}));
+  ASSERT_OK(store_->Mutate("t", Row("r", {PutOp("f", "q", kTestNowMs, "later")})));
+  ReadSpec spec;
+  RowResult result;
+  ASSERT_OK(store_->Get("t", "r", spec, &result));  // caches the lookup on this thread
+  restore_now = true;
+  ASSERT_OK(store_->Get("t", "r", spec, &result));
+  EXPECT_FALSE(restore_now);
+  EXPECT_EQ(testutil::CellStrings(result.cells), std::vector<std::string>{"f:q@" +
+                                                     std::to_string(kTestNowMs) + "=old"});
+}
+
+// The same under threads, as the scanners above: Gets of every row while the table is
+// restored again and again never find a row missing. The reader yields between its lookup and
+// its read, where a restore and its sweep fit.
+TEST_P(SnapshotStoreTest, GetsSeeTheOldTableOrTheRestoredOneNeverAnEmptyRow) {
+  before_read_view_ = [](std::string_view) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  };
+  Open();
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  constexpr int kRows = 40;  // under 64 rows per batch, as above
+  const auto write_all = [&](const std::string& value) {
+    std::vector<RowMutation> rows;
+    for (int i = 0; i < kRows; ++i) {
+      rows.push_back(Row("r" + std::to_string(i), {PutOp("f", "q", kTestNowMs, value)}));
+    }
+    return store_->MutateRows("t", rows);
+  };
+  ASSERT_OK(write_all("seed"));
+  ASSERT_OK(snapshots()->Take("s", {"t"}));
+  std::atomic<bool> done{false};
+  std::atomic<int> missing{0}, gets{0};
+  std::thread reader([&] {
+    ReadSpec spec;
+    while (!done.load()) {
+      for (int i = 0; i < kRows && !done.load(); ++i) {
+        RowResult result;
+        if (!store_->Get("t", "r" + std::to_string(i), spec, &result).ok()) continue;
+        if (result.cells.size() != 1) ++missing;
+        ++gets;
+      }
+    }
+  });
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_OK(write_all("test " + std::to_string(i)));
+    ASSERT_OK(snapshots()->Restore("s", {}));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(testutil::WaitUntil([&] { return gets.load() > 0; }));
+  done = true;
+  reader.join();
+  EXPECT_EQ(missing.load(), 0);
+}
+
 TEST_P(SnapshotStoreTest, RestoreRecreatesADroppedTable) {
   Seed("t");
   const std::vector<std::string> before = Raw("t");
@@ -196,6 +274,54 @@ TEST_P(SnapshotStoreTest, RestoreRecreatesADroppedTable) {
   ASSERT_OK(store_->DeleteTable("t"));
   ASSERT_OK(snapshots()->Restore("s", {}));
   EXPECT_EQ(Raw("t"), before);
+}
+
+// A write that found the table before a restore replaced it lands before the restore (whose
+// sweep of the old id then deletes it), never under the old id after that sweep: acknowledged,
+// in no table, and left in the data directory for good. The write waits between its lookup and
+// its batch until the restore is swept or 500 ms have passed.
+TEST_F(SnapshotDiskTest, AWriteInFlightDuringARestoreIsNotLeftUnderTheOldTable) {
+  std::atomic<bool> hold{false}, held{false}, restoring{false}, swept{false};
+  before_data_write_ = [&] {
+    if (!hold.exchange(false)) return;
+    held = true;
+    while (!restoring.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+    while (!swept.load() && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
+  Open();
+  ASSERT_OK(store_->CreateTable("t", {Family("f")}));
+  ASSERT_OK(store_->Mutate("t", Row("a", {PutOp("f", "q", kTestNowMs, "old")})));
+  ASSERT_OK(snapshots()->Take("s", {"t"}));
+  const uint64_t old_id = Describe("t")->id;
+  hold = true;
+  Status written;
+  std::thread writer([&] {
+    written = store_->Mutate("t", Row("z", {PutOp("f", "q", kTestNowMs, "in flight")}));
+  });
+  while (!held.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::thread restorer([&] {
+    restoring = true;
+    EXPECT_OK(snapshots()->Restore("s", {}));
+    store_->WaitForSweeps();
+    swept = true;
+  });
+  writer.join();
+  restorer.join();
+  EXPECT_OK(written);
+  store_->WaitForSweeps();
+  EXPECT_EQ(Raw("t").size(), 1u);  // the snapshot's cell only
+  store_.reset();
+  leveldb::DB* raw = nullptr;
+  ASSERT_TRUE(leveldb::DB::Open(leveldb::Options(), dir_.Sub("data"), &raw).ok());
+  std::unique_ptr<leveldb::DB> db(raw);
+  const KeyRange old_cells = TableCellRange(old_id);
+  std::unique_ptr<leveldb::Iterator> it(db->NewIterator(leveldb::ReadOptions()));
+  it->Seek(old_cells.start);
+  EXPECT_FALSE(it->Valid() && it->key().compare(old_cells.limit) < 0)
+      << "a cell was left under the restored table's old id";
 }
 
 TEST_F(SnapshotDiskTest, SnapshotsSurviveARestart) {
