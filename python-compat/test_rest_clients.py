@@ -320,6 +320,45 @@ def test_misses_answer_404_with_hbase_texts(http, rest_table):
         == 404
 
 
+def test_multiget_of_several_rows_fails_as_a_batch_and_of_one_row_as_a_single_get(http,
+                                                                                  rest_table):
+    """HBase sends several rows as one batch, whose missing table or family is 404 "Not found";
+    a single row's get swallows it and the gateway fails in its container (500)."""
+    table = rest_table()
+    put_cells(http, table, [(b"r1", [(b"f:a", 1, b"v")])], JSON)
+    missing = hbcompat.unique_table_name("absent")
+    for path in ("%s/multiget?row=r1&row=r2" % missing, "%s/multiget?row=r1&row=r2/zz:a" % table):
+        r = get(http, path, PROTOBUF)
+        assert (r.status_code, r.headers.get("Content-Type"), r.text.split("\r\n")[0]) \
+            == (404, "text/plain", "Not found"), (path, r.text[:200])
+    for path in ("%s/multiget?row=r1" % missing, "%s/multiget?row=r1/zz:a" % table):
+        assert get(http, path, JSON).status_code == 500, path
+
+
+def test_unreadable_bodies_answer_as_hbase_s_reader_or_resource(http, rest_table):
+    """Malformed XML: Jersey's reader refuses it, 400 without a body. An empty JSON body is no
+    model at all: the row and schema resources fail on it, 400 "Bad request"."""
+    table = rest_table()
+    for body in (b"", b"{", b"<CellSet><Row", b'{"Row":[]}'):
+        r = http.put("%s/%s/r1" % (http.base, table), data=body, headers={"Content-Type": XML},
+                     timeout=TIMEOUT_S)
+        assert (r.status_code, r.content, r.headers.get("Content-Type")) == (400, b"", None), body
+    for path in ("%s/r1" % table, "%s/schema" % hbcompat.unique_table_name("nomodel")):
+        r = http.put("%s/%s" % (http.base, path), data=b"", headers={"Content-Type": JSON},
+                     timeout=TIMEOUT_S)
+        assert (r.status_code, r.text.split("\r\n")[0]) == (400, "Bad request"), (path, r.text)
+
+
+def test_table_created_in_a_missing_namespace_is_unavailable(http):
+    name = "%s:t" % hbcompat.unique_table_name("nons")
+    body = "<TableSchema name=\"%s\"><ColumnSchema name=\"f\"/></TableSchema>" % name
+    for method in ("PUT", "POST"):
+        r = http.request(method, "%s/%s/schema" % (http.base, name), data=body,
+                         headers={"Content-Type": XML}, timeout=TIMEOUT_S)
+        assert (r.status_code, r.text.split("\r\n")[0]) == (503, "Unavailable"), r.text[:200]
+        assert "NamespaceNotFoundException" in r.text
+
+
 @pytest.mark.parametrize("encoding", [XML, JSON])
 def test_schema_created_in_an_encoding_is_described_and_listed(http, encoding):
     name = hbcompat.unique_table_name("schema")

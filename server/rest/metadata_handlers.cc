@@ -193,7 +193,7 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     if (!ChooseRequest(request, &rep, &refusal)) return refusal;
     if (!request.body.empty()) {
       BodyStatus decoded = Decode(rep, request.body, &model);
-      if (!decoded.ok()) return Plain(decoded.http_status(), "");
+      if (!decoded.ok()) return BodyRefusal(decoded);
     }
   }
   std::map<std::string, std::string> properties(model.properties.begin(), model.properties.end());
@@ -268,7 +268,7 @@ HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& rou
   if (!ChooseRequest(request, &rep, &refusal)) return refusal;
   TableSchemaModel model;
   BodyStatus decoded = Decode(rep, request.body, &model);
-  if (!decoded.ok()) return Plain(decoded.http_status(), "");
+  if (!decoded.ok()) return BodyRefusal(decoded);
   storage::TableDescriptor spec;
   storage::Status s = ToTableSpec(model, &spec);
   if (!s.ok()) return FromStatus(s);

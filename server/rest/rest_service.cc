@@ -70,8 +70,9 @@ HttpResponse FromStatus(const storage::Status& status) {
   const std::string detail =
       std::string(JavaExceptionClass(status)) + ": " + status.message() + kCrLf;
   switch (status.code()) {
+    // Only these two: a NamespaceNotFoundException (creating a table in a missing namespace) is
+    // one more IOException, 503.
     case Code::kTableNotFound:
-    case Code::kNamespaceNotFound:
     case Code::kNoSuchColumnFamily:
       return NotFound(detail);
     case Code::kInvalidArgument:
@@ -83,6 +84,7 @@ HttpResponse FromStatus(const storage::Status& status) {
       return BadRequest(detail);
     // Any other IOException (a DoNotRetryIOException such as "Field is not a long") is 503.
     case Code::kDoNotRetry:
+    case Code::kNamespaceNotFound:
     case Code::kTableNotEnabled:
     case Code::kRegionTooBusy:
     case Code::kResultTooLarge:
@@ -109,6 +111,12 @@ bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_vi
 const std::vector<std::string_view>& CellSetTypes() {
   static const std::vector<std::string_view> types = {kTextXml, kJson, kProtobuf, kProtobufAlias};
   return types;
+}
+
+HttpResponse BodyRefusal(const BodyStatus& status) {
+  if (status.http_status() == 415) return UnsupportedMediaType();
+  if (status.answered_by_resource()) return BadRequest(status.message() + kCrLf);
+  return Plain(status.http_status(), "");
 }
 
 bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse* refusal) {

@@ -97,8 +97,8 @@ HttpResponse Plain(int status, std::string body);
 HttpResponse MethodNotAllowed(const std::string& allow);
 HttpResponse NotAcceptable();
 HttpResponse UnsupportedMediaType();
-// A storage failure as the gateway answers it (404 for a missing table or family, 400 for a
-// bad argument, 503 when the table cannot serve, 500 else).
+// A storage failure as the gateway's resources answer it (404 for a missing table or family,
+// 400 for a bad argument, 503 for any other IOException such as a missing namespace, 500 else).
 HttpResponse FromStatus(const storage::Status& status);
 // 200 with `body` of `content_type`.
 HttpResponse Ok(std::string content_type, std::string body);
@@ -109,6 +109,9 @@ bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_vi
 // What a CellSet answer can be (multiget, the stateless scan): ProducesCells without the
 // single-value octet-stream.
 const std::vector<std::string_view>& CellSetTypes();
+// The answer to a request body HBase cannot use (`status` not ok): its entity reader's 400 or
+// 500 without a body, its resource's 400 "Bad request" with the exception, or Jersey's 415.
+HttpResponse BodyRefusal(const BodyStatus& status);
 // The representation of the request body; false with *refusal set to 415 (what Jersey answers
 // for a type the resource does not consume).
 bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse* refusal);

@@ -231,9 +231,7 @@ HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route)
     model.rows.push_back(std::move(row));
   } else {
     BodyStatus decoded = Decode(rep, request.body, &model);
-    if (!decoded.ok()) {
-      return decoded.http_status() == 400 ? BadRequest() : Plain(decoded.http_status(), "");
-    }
+    if (!decoded.ok()) return BodyRefusal(decoded);
   }
   // Rows the body leaves out are the path's; check=put and check=delete read cell columns as
   // given (they name the columns themselves).
@@ -508,12 +506,16 @@ HttpResponse RestService::Multiget(const HttpRequest& request, const Route& rout
   }
   CellSetModel cells;
   size_t bytes = 0;
+  // HBase's table.get(List) sends one row as a single get and more as a batch, and they fail
+  // differently: the single get's DoNotRetryIOException (missing table or family) is swallowed,
+  // leaving the resource no results at all, so it fails in its container (500); the batch
+  // wraps any failure in RetriesExhaustedWithDetailsException, which the resource answers as
+  // its first cause (404 "Not found" for a missing table or family).
+  const bool batch = specs.size() > 1;
   for (const RowSpec& spec : specs) {
     storage::RowResult result;
     Status s = store_->Get(route.table, spec.row, ReadSpecOf(spec), &result);
-    // HBase swallows a DoNotRetryIOException of the batch (a missing family), is left with no
-    // results at all and fails in its container.
-    if (!s.ok() && GetReadsAsNothing(s)) return SpecRefused(request);
+    if (!s.ok() && !batch && GetReadsAsNothing(s)) return SpecRefused(request);
     if (!s.ok()) return FromStatus(s);
     if (result.cells.empty()) continue;
     result.row = spec.row;

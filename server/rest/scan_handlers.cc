@@ -109,7 +109,9 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
     std::vector<storage::RowResult> rows;
     const int64_t wanted = limit - static_cast<int64_t>(cells.rows.size());
     s = scanner->Next(static_cast<size_t>(std::min<int64_t>(100, wanted)), &rows);
-    if (!s.ok()) return FromStatus(s);
+    // HBase reads the scan while it writes the answer, outside its resource's handler: a failure
+    // there (after its client's retries) is the container's 500.
+    if (!s.ok()) return RequestFailed(request);
     if (rows.empty()) break;
     for (const auto& row : rows) {
       if (reversed_prefix && row.row.compare(0, prefix.size(), prefix) != 0) {

@@ -37,7 +37,7 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   if (!ChooseRequest(request, &rep, &refusal)) return refusal;
   ScannerModel model;
   BodyStatus decoded = Decode(rep, request.body, &model);
-  if (!decoded.ok()) return decoded.http_status() == 400 ? BadRequest() : Plain(500, "");
+  if (!decoded.ok()) return BodyRefusal(decoded);
   storage::ScanSpec scan;
   scan.start_row = model.start_row;
   scan.stop_row = model.end_row;
@@ -56,7 +56,7 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   scan.reversed = model.reversed;
   if (model.filter && !model.filter->empty()) {
     BodyStatus built = BuildScannerFilter(*model.filter, &scan.read.filter);
-    if (!built.ok()) return built.http_status() == 400 ? BadRequest() : Plain(500, "");
+    if (!built.ok()) return BodyRefusal(built);
   }
   auto entry = std::make_shared<RestScanners::Entry>();
   entry->table = route.table;
