@@ -84,10 +84,8 @@ HttpResponse Created(const HttpRequest& request) {
 }  // namespace
 
 HttpResponse RestService::Version(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   VersionModel model;
   model.rest_version = kRestVersion;
   model.jvm_version = "none (hbase-emulator " + options_.emulator_version + ")";
@@ -100,18 +98,14 @@ HttpResponse RestService::Version(const HttpRequest& request) {
 }
 
 HttpResponse RestService::ClusterVersion(const HttpRequest& request) {
-    std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesClusterVersion(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesClusterVersion());
+  if (refusal) return *refusal;
   return Ok(type, Encode(rep, StorageClusterVersionModel{kHBaseVersion}));
 }
 
 HttpResponse RestService::ClusterStatus(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   StorageClusterStatusModel model;
   StorageClusterStatusModel::Node node;
   node.name = options_.server_name + ":" + std::to_string(options_.server_port);
@@ -139,20 +133,16 @@ HttpResponse RestService::ClusterStatus(const HttpRequest& request) {
 }
 
 HttpResponse RestService::Tables(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   TableListModel model;
   for (const auto& table : store_->ListTables()) model.tables.push_back({table->name.ToString()});
   return Ok(type, Encode(rep, model));
 }
 
 HttpResponse RestService::Namespaces(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   NamespacesModel model;
   model.namespaces = store_->ListNamespaces();
   std::sort(model.namespaces.begin(), model.namespaces.end());
@@ -163,10 +153,8 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
   const std::string& method = request.method;
   const std::string& ns = route.name_space;
   if (method == "GET" || method == "HEAD") {
-    std::string type;
-    Representation rep;
-    HttpResponse refusal;
-    if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+    auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+    if (refusal) return *refusal;
     storage::NamespaceDescriptor descriptor;
     // HBase's resource lets the NamespaceNotFoundException through: Jetty's 500.
     if (!store_->DescribeNamespace(ns, &descriptor).ok()) return RequestFailed(request);
@@ -218,10 +206,8 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
 }
 
 HttpResponse RestService::NamespaceTables(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   storage::NamespaceDescriptor descriptor;
   // As for the namespace itself: Jetty's 500.
   if (!store_->DescribeNamespace(route.name_space, &descriptor).ok()) return RequestFailed(request);
@@ -237,10 +223,8 @@ HttpResponse RestService::NamespaceTables(const HttpRequest& request, const Rout
 HttpResponse RestService::Schema(const HttpRequest& request, const Route& route) {
   const std::string& method = request.method;
   if (method == "GET" || method == "HEAD") {
-    std::string type;
-    Representation rep;
-    HttpResponse refusal;
-    if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+    auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+    if (refusal) return *refusal;
     std::shared_ptr<const storage::TableDescriptor> table;
     storage::Status s = store_->DescribeTable(route.table, &table);
     if (!s.ok()) return FromStatus(s);
@@ -294,10 +278,8 @@ HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& rou
 }
 
 HttpResponse RestService::Regions(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   std::shared_ptr<const storage::TableDescriptor> table;
   storage::Status s = store_->DescribeTable(route.table, &table);
   if (!s.ok()) return NotFound();
@@ -317,10 +299,8 @@ HttpResponse RestService::Regions(const HttpRequest& request, const Route& route
 }
 
 HttpResponse RestService::Exists(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   std::shared_ptr<const storage::TableDescriptor> table;
   if (!store_->DescribeTable(route.table, &table).ok()) return NotFound();
   return Plain(200, "");

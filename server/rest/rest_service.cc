@@ -96,16 +96,17 @@ HttpResponse FromStatus(const storage::Status& status) {
   return Plain(500, detail);
 }
 
-bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_view>& produces,
-                    std::string* type, Representation* rep, HttpResponse* refusal) {
+ResponseChoice Negotiate(const HttpRequest& request,
+                         const std::vector<std::string_view>& produces) {
+  ResponseChoice choice;
   auto chosen = NegotiateAccept(request.Header("Accept"), produces);
   if (!chosen) {
-    *refusal = NotAcceptable();
-    return false;
+    choice.refusal = NotAcceptable();
+    return choice;
   }
-  *type = chosen->content_type;
-  *rep = chosen->representation;
-  return true;
+  choice.type = std::move(chosen->content_type);
+  choice.rep = chosen->representation;
+  return choice;
 }
 
 const std::vector<std::string_view>& CellSetTypes() {

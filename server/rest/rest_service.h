@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "server/net/http_server.h"
@@ -103,9 +104,17 @@ HttpResponse FromStatus(const storage::Status& status);
 // 200 with `body` of `content_type`.
 HttpResponse Ok(std::string content_type, std::string body);
 
-// Negotiates the response type; false with *refusal set to 406.
-bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_view>& produces, std::string* type,
-                    Representation* rep, HttpResponse* refusal);
+// Jersey's choice of the response type among what a resource `produces`, from the request's
+// Accept header, or its refusal (406) when nothing fits. Handlers unpack it:
+//   auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+//   if (refusal) return *refusal;
+struct ResponseChoice {
+  std::string type;  // the Content-Type to answer with
+  Representation rep = Representation::kText;
+  std::optional<HttpResponse> refusal;
+};
+ResponseChoice Negotiate(const HttpRequest& request,
+                         const std::vector<std::string_view>& produces);
 // What a CellSet answer can be (multiget, the stateless scan): ProducesCells without the
 // single-value octet-stream.
 const std::vector<std::string_view>& CellSetTypes();

@@ -434,10 +434,8 @@ HttpResponse RestService::ReadModifyWrite(const std::string& kind, const HttpReq
     }
     cells.rows.push_back(std::move(echo));
   }
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, CellSetTypes());
+  if (refusal) return *refusal;
   return Ok(type, Encode(rep, cells));
 }
 
@@ -475,10 +473,8 @@ HttpResponse RestService::DeleteRow(const HttpRequest& request, const Route& rou
 // when none is. Each row value is a row path of its own ("ROW[/COLUMNS[/TIME]]"), read as the
 // row resource reads one (URL-decoded again, base64 under the key encoding).
 HttpResponse RestService::Multiget(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, CellSetTypes());
+  if (refusal) return *refusal;
   int32_t max_versions = 1;
   if (const std::string* versions = route.Param("v")) {
     int64_t v = 0;

@@ -41,10 +41,8 @@ bool NumberParam(const Route& route, const char* name, int64_t fallback, int64_t
 }  // namespace
 
 HttpResponse RestService::TableScan(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, CellSetTypes());
+  if (refusal) return *refusal;
   std::string prefix;
   std::string_view raw = route.row_spec;
   raw.remove_suffix(1);  // the '*'
