@@ -349,6 +349,20 @@ def test_unreadable_bodies_answer_as_hbase_s_reader_or_resource(http, rest_table
         assert (r.status_code, r.text.split("\r\n")[0]) == (400, "Bad request"), (path, r.text)
 
 
+def test_scans_naming_a_missing_family(http, rest_table):
+    """The stateless scan fails in HBase's container (500); a stateful scanner's fetch reads the
+    region server's refusal as the end of its rows (204), at every fetch."""
+    table = rest_table()
+    put_cells(http, table, [(b"r1", [(b"f:a", 1, b"v")])], JSON)
+    assert get(http, "%s/*?column=zz:a" % table, JSON).status_code == 500
+    r = http.put("%s/%s/scanner" % (http.base, table), headers={"Content-Type": JSON},
+                 data='{"column":["%s"]}' % rest_codec.b64(b"zz"), timeout=TIMEOUT_S)
+    assert r.status_code == 201, r.text
+    for accept in (JSON, OCTET):
+        r2 = http.get(r.headers["Location"], headers={"Accept": accept}, timeout=TIMEOUT_S)
+        assert (r2.status_code, r2.content) == (204, b""), accept
+
+
 def test_table_created_in_a_missing_namespace_is_unavailable(http):
     name = "%s:t" % hbcompat.unique_table_name("nons")
     body = "<TableSchema name=\"%s\"><ColumnSchema name=\"f\"/></TableSchema>" % name

@@ -96,9 +96,9 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   }
   std::unique_ptr<storage::Scanner> scanner;
   Status s = store_->OpenScanner(route.table, scan, &scanner);
-  // A missing table is a failure HBase's resource does not catch either.
-  if (s.code() == Status::Code::kTableNotFound) return RequestFailed(request);
-  if (!s.ok()) return FromStatus(s);
+  // HBase opens the scan in its sub-resource locator, where even the failures its resources
+  // answer elsewhere (a missing table or family) end in the container's 500.
+  if (!s.ok()) return RequestFailed(request);
   CellSetModel cells;
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
   size_t bytes = 0;

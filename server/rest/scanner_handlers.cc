@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 
 #include "server/rest/base64.h"
 #include "server/rest/filter_model.h"
@@ -27,6 +28,30 @@ int64_t NumberOr(const Route& route, const char* name, int64_t fallback) {
   const long long v = std::strtoll(value->c_str(), &end, 10);
   if (*end != '\0' || errno != 0) return fallback;
   return v;
+}
+
+HttpResponse NoContent() {
+  HttpResponse done;
+  done.status = 204;
+  return done;
+}
+
+// HBase's scanner generator reads a failed fetch three ways: a missing table is an
+// IllegalArgumentException its cell fetch answers "Not found" (its octet-stream fetch lets it
+// through: Jetty's 500); a disabled table is an IllegalStateException that drops the scanner
+// (410); any other IOException (a missing family, ...) it logs and reads as the end of the rows
+// for this fetch (nullopt here). A scanner kept this way retries at its next fetch.
+std::optional<HttpResponse> FetchFailed(const Status& status, bool single,
+                                        const HttpRequest& request, RestScanners* scanners,
+                                        const std::string& id) {
+  if (status.code() == Status::Code::kTableNotFound) {
+    return single ? RequestFailed(request) : NotFound();
+  }
+  if (status.code() == Status::Code::kTableNotEnabled) {
+    scanners->Remove(id);
+    return Plain(410, "Gone\r\n");
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -95,16 +120,15 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     max_rows = limits.scanner_rows_per_call;
   }
   if (single) max_cells = max_rows = 1;
-  if (!entry->scanner) {
-    Status s = store_->OpenScanner(entry->table, entry->spec, &entry->scanner);
-    // No table at the first fetch: HBase's cell fetch answers "Not found", its octet-stream
-    // fetch lets the exception through (Jetty's 500). Both keep the scanner for another try.
-    if (s.code() == Status::Code::kTableNotFound) {
-      return single ? RequestFailed(request) : NotFound();
-    }
-    if (!s.ok()) return FromStatus(s);
-  }
   CellSetModel cells;
+  if (!entry->scanner) {
+    // Opened at the first fetch; a failed open leaves it unopened for the next one.
+    Status s = store_->OpenScanner(entry->table, entry->spec, &entry->scanner);
+    if (!s.ok()) {
+      auto failed = FetchFailed(s, single, request, scanners_.get(), route.scanner_id);
+      return failed ? *failed : NoContent();
+    }
+  }
   int64_t cells_sent = 0;
   size_t bytes = 0;
   while (cells_sent < max_cells && static_cast<int64_t>(cells.rows.size()) < max_rows &&
@@ -113,7 +137,11 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
       if (entry->exhausted) break;
       std::vector<storage::RowResult> rows;
       Status s = entry->scanner->Next(1, &rows);
-      if (!s.ok()) return FromStatus(s);
+      if (!s.ok()) {
+        auto failed = FetchFailed(s, single, request, scanners_.get(), route.scanner_id);
+        if (failed) return *failed;
+        break;
+      }
       if (rows.empty()) {
         entry->exhausted = true;
         break;
@@ -135,11 +163,7 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     if (row.cells.empty()) entry->pending.pop_front();
     if (!model.cells.empty()) cells.rows.push_back(std::move(model));
   }
-  if (cells.rows.empty()) {
-    HttpResponse done;
-    done.status = 204;
-    return done;
-  }
+  if (cells.rows.empty()) return NoContent();
   if (single) {
     const RowModel& row = cells.rows.front();
     const CellModel& cell = row.cells.front();

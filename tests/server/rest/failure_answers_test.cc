@@ -149,5 +149,47 @@ TEST_F(RestFailureTest, StatelessScanThatFailsWhileReadingIsTheContainersRequest
   EXPECT_EQ(protobuf.body, "");
 }
 
+TEST_F(RestFailureTest, StatelessScanOfAMissingFamilyIsTheContainersRequestFailedPage) {
+  for (const char* target : {"/t/*?column=zz:a", "/t/r*?column=zz&reversed=true"}) {
+    HttpResponse response = Call("GET", target, {kAcceptJson});
+    EXPECT_EQ(response.status, 500) << target;
+    EXPECT_NE(response.body.find("\"message\":\"Request failed.\""), std::string::npos)
+        << response.body;
+  }
+}
+
+TEST_F(RestFailureTest, ScannerOfAMissingFamilyReadsAsEndedAtEveryFetch) {
+  for (const char* accept : {"application/json", "text/xml", "application/octet-stream"}) {
+    HttpResponse opened =
+        Call("PUT", "/t/scanner", {kJsonBody}, "{\"column\":[\"" + Base64Encode("zz") + "\"]}");
+    ASSERT_EQ(opened.status, 201);
+    std::string location;
+    for (const auto& [name, value] : opened.headers) {
+      if (name == "Location") location = value;
+    }
+    const std::string path = location.substr(location.find("/t/scanner/"));
+    for (int fetch = 0; fetch < 2; ++fetch) {
+      HttpResponse response = Call("GET", path, {{"Accept", accept}});
+      EXPECT_EQ(response.status, 204) << accept << " fetch " << fetch;
+      EXPECT_EQ(response.body, "");
+    }
+  }
+}
+
+TEST_F(RestFailureTest, ScannerOfADisabledTableIsGoneAndDropped) {
+  HttpResponse opened = Call("PUT", "/t/scanner", {kJsonBody}, "{}");
+  ASSERT_EQ(opened.status, 201);
+  std::string location;
+  for (const auto& [name, value] : opened.headers) {
+    if (name == "Location") location = value;
+  }
+  const std::string path = location.substr(location.find("/t/scanner/"));
+  ASSERT_TRUE(store_->DisableTable("t").ok());
+  HttpResponse gone = Call("GET", path, {kAcceptJson});
+  EXPECT_EQ(gone.status, 410);
+  EXPECT_EQ(gone.body, "Gone\r\n");
+  EXPECT_EQ(Call("GET", path, {kAcceptJson}).status, 404);
+}
+
 }  // namespace
 }  // namespace hbemu::server::rest
