@@ -363,6 +363,21 @@ def test_scans_naming_a_missing_family(http, rest_table):
         assert (r2.status_code, r2.content) == (204, b""), accept
 
 
+def test_namespace_body_the_reader_refuses_is_jetty_s_page_with_its_status(http):
+    ns = hbcompat.unique_table_name("nsbody")
+    url = "%s/namespaces/%s" % (http.base, ns)
+    try:
+        for ctype, status, message in ((XML, 400, "Bad Request"), (JSON, 500, "Request failed."),
+                                       (PROTOBUF, 500, "Request failed.")):
+            r = http.post(url, data=b"{", timeout=TIMEOUT_S,
+                          headers={"Content-Type": ctype, "Accept": JSON})
+            assert (r.status_code, r.json()["message"]) == (status, message), ctype
+        r = http.post(url, data=b"", headers={"Content-Type": XML}, timeout=TIMEOUT_S)
+        assert r.status_code == 400
+    finally:
+        http.delete(url, timeout=TIMEOUT_S)
+
+
 def test_table_created_in_a_missing_namespace_is_unavailable(http):
     name = "%s:t" % hbcompat.unique_table_name("nons")
     body = "<TableSchema name=\"%s\"><ColumnSchema name=\"f\"/></TableSchema>" % name

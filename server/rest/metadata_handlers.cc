@@ -179,9 +179,15 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     Representation rep;
     HttpResponse refusal;
     if (!ChooseRequest(request, &rep, &refusal)) return refusal;
-    if (!request.body.empty()) {
+    // JSON and protobuf read an empty body as no properties; JAXB refuses it.
+    if (!request.body.empty() || rep == Representation::kXml) {
       BodyStatus decoded = Decode(rep, request.body, &model);
-      if (!decoded.ok()) return BodyRefusal(decoded);
+      // What the reader throws here reaches HBase's container: Jetty's page with its status.
+      if (!decoded.ok()) {
+        const bool bad_request = decoded.http_status() == 400;
+        return JettyError(request, decoded.http_status(),
+                          bad_request ? "Bad Request" : "Request failed.");
+      }
     }
   }
   std::map<std::string, std::string> properties(model.properties.begin(), model.properties.end());

@@ -191,5 +191,20 @@ TEST_F(RestFailureTest, ScannerOfADisabledTableIsGoneAndDropped) {
   EXPECT_EQ(Call("GET", path, {kAcceptJson}).status, 404);
 }
 
+TEST_F(RestFailureTest, NamespaceBodyTheReaderRefusesIsJettysPageWithTheReadersStatus) {
+  // The namespace resource reads its body itself: the reader's failure reaches the container.
+  HttpResponse xml = Call("POST", "/namespaces/ns1", {kXmlBody, kAcceptJson}, "{");
+  EXPECT_EQ(xml.status, 400);
+  EXPECT_EQ(xml.content_type, "application/json");
+  EXPECT_NE(xml.body.find("\"message\":\"Bad Request\""), std::string::npos) << xml.body;
+  // JAXB refuses an empty body too; JSON reads it as no properties.
+  EXPECT_EQ(Call("POST", "/namespaces/ns1", {kXmlBody}, "").status, 400);
+  HttpResponse json = Call("POST", "/namespaces/ns1", {kJsonBody}, "{");
+  EXPECT_EQ(json.status, 500);
+  EXPECT_EQ(json.content_type, "text/html;charset=iso-8859-1");
+  EXPECT_NE(json.body.find("HTTP ERROR 500 Request failed."), std::string::npos) << json.body;
+  EXPECT_EQ(Call("POST", "/namespaces/ns1", {kJsonBody}, "").status, 201);
+}
+
 }  // namespace
 }  // namespace hbemu::server::rest
