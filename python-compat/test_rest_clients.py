@@ -378,6 +378,23 @@ def test_namespace_body_the_reader_refuses_is_jetty_s_page_with_its_status(http)
         http.delete(url, timeout=TIMEOUT_S)
 
 
+def test_jetty_pages_405_and_406_for_get_and_post_only(http, rest_table):
+    table = rest_table()
+    r = http.post("%s/version" % http.base, headers={"Accept": JSON}, timeout=TIMEOUT_S)
+    assert (r.status_code, r.headers["Allow"], r.json()["message"]) \
+        == (405, "GET,OPTIONS", "Method Not Allowed")
+    r = http.delete("%s/%s/exists" % (http.base, table), headers={"Accept": JSON},
+                    timeout=TIMEOUT_S)
+    assert (r.status_code, r.content) == (405, b"")
+    r = http.patch("%s/%s/schema" % (http.base, table), timeout=TIMEOUT_S)
+    assert (r.status_code, r.headers["Allow"]) == (405, "DELETE,POST,GET,OPTIONS,PUT")
+    r = get(http, "%s/r1" % table, "text/plain")
+    assert (r.status_code, r.text.split("\n")[0]) == (406, "HTTP ERROR 406 Not Acceptable")
+    r = http.put("%s/%s/a*b" % (http.base, table), data=b"x", timeout=TIMEOUT_S,
+                 headers={"Accept": JSON, "Content-Type": OCTET})
+    assert (r.status_code, r.content) == (404, b"")
+
+
 def test_table_created_in_a_missing_namespace_is_unavailable(http):
     name = "%s:t" % hbcompat.unique_table_name("nons")
     body = "<TableSchema name=\"%s\"><ColumnSchema name=\"f\"/></TableSchema>" % name

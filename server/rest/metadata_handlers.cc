@@ -172,7 +172,9 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     if (!s.ok()) return Unavailable();
     return Plain(200, "");
   }
-  if (method != "PUT" && method != "POST") return MethodNotAllowed("DELETE,GET,OPTIONS,POST,PUT");
+  if (method != "PUT" && method != "POST") {
+    return MethodNotAllowed(request, "DELETE,POST,GET,OPTIONS,PUT");
+  }
   // A body is optional: without one the namespace has no properties.
   NamespacesInstanceModel model;
   if (!request.body.empty() || request.HasHeader("Content-Type")) {
@@ -247,7 +249,7 @@ HttpResponse RestService::Schema(const HttpRequest& request, const Route& route)
     return Plain(200, "");
   }
   if (method == "PUT" || method == "POST") return PutSchema(request, route);
-  return MethodNotAllowed("DELETE,GET,OPTIONS,POST,PUT");
+  return MethodNotAllowed(request, "DELETE,POST,GET,OPTIONS,PUT");
 }
 
 // PUT replaces the schema of an existing table, POST adds to it; both create a missing table.

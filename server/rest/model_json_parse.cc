@@ -31,8 +31,8 @@ bool NoModel(std::string_view body) {
 }
 
 BodyStatus NullModel(const char* model) {
-  return BodyStatus::ResourceBadRequest(std::string("java.lang.NullPointerException: the body holds no ") +
-                                        model);
+  return BodyStatus::ResourceBadRequest(
+      std::string("java.lang.NullPointerException: the body holds no ") + model);
 }
 
 BodyStatus Unknown(const std::string& key, const char* model) {

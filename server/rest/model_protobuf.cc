@@ -50,7 +50,8 @@ BodyStatus Parse(std::string_view body, const char* model, Message* m) {
   // HBase's reader merges the message without checking it; its resource then fails on the
   // missing value (a Row without a key: "Row length is 0"), a RuntimeException it answers 400.
   if (!m->IsInitialized()) {
-    return BodyStatus::ResourceBadRequest(std::string(model) + " message missing required fields: " +
+    return BodyStatus::ResourceBadRequest(std::string(model) +
+                                          " message missing required fields: " +
                                           m->InitializationErrorString());
   }
   return BodyStatus::Ok();

@@ -39,17 +39,14 @@ HttpResponse Unavailable(const std::string& detail) {
   return Plain(503, std::string("Unavailable") + kCrLf + detail);
 }
 
-HttpResponse MethodNotAllowed(const std::string& allow) {
-  HttpResponse response;
-  response.status = 405;
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& allow) {
+  HttpResponse response = JettyError(request, 405, "Method Not Allowed");
   response.headers.emplace_back("Allow", allow);
   return response;
 }
 
-HttpResponse NotAcceptable() {
-  HttpResponse response;
-  response.status = 406;
-  return response;
+HttpResponse NotAcceptable(const HttpRequest& request) {
+  return JettyError(request, 406, "Not Acceptable");
 }
 
 HttpResponse UnsupportedMediaType() {
@@ -101,7 +98,7 @@ ResponseChoice Negotiate(const HttpRequest& request,
   ResponseChoice choice;
   auto chosen = NegotiateAccept(request.Header("Accept"), produces);
   if (!chosen) {
-    choice.refusal = NotAcceptable();
+    choice.refusal = NotAcceptable(request);
     return choice;
   }
   choice.type = std::move(chosen->content_type);
@@ -145,7 +142,7 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
   const std::string& method = request.method;
   // Resources that only answer GET: Jersey lists GET and OPTIONS as allowed.
   auto read_only = [&](auto&& handler) -> HttpResponse {
-    if (!IsRead(method)) return MethodNotAllowed("GET,OPTIONS");
+    if (!IsRead(method)) return MethodNotAllowed(request, "GET,OPTIONS");
     return handler();
   };
   switch (route.endpoint) {
@@ -176,7 +173,7 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
     case Endpoint::kTableScan:
       return read_only([&] { return TableScan(request, route); });
     case Endpoint::kScanners:
-      if (method != "PUT" && method != "POST") return MethodNotAllowed("OPTIONS,POST,PUT");
+      if (method != "PUT" && method != "POST") return MethodNotAllowed(request, "POST,OPTIONS,PUT");
       return OpenScanner(request, route);
     case Endpoint::kScanner:
       return Scanner(request, route);

@@ -94,9 +94,11 @@ HttpResponse NotFound(const std::string& detail = std::string());
 HttpResponse BadRequest(const std::string& detail = std::string());
 HttpResponse Unavailable(const std::string& detail = std::string());
 HttpResponse Plain(int status, std::string body);
-// Jersey's answers before a resource runs: no body.
-HttpResponse MethodNotAllowed(const std::string& allow);
-HttpResponse NotAcceptable();
+// Jersey's refusals before a resource runs. 405 (with the resource's Allow list) and 406 are
+// written by Jetty's error handler, a page in the form the request's Accept picks (JettyError);
+// 415 has no body.
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& allow);
+HttpResponse NotAcceptable(const HttpRequest& request);
 HttpResponse UnsupportedMediaType();
 // A storage failure as the gateway's resources answer it (404 for a missing table or family,
 // 400 for a bad argument, 503 for any other IOException such as a missing namespace, 500 else).

@@ -151,12 +151,12 @@ HttpResponse RestService::Row(const HttpRequest& request, const Route& route) {
   if (method == "GET" || method == "HEAD") return GetRow(request, route);
   if (method == "PUT" || method == "POST") return PutRow(request, route);
   if (method == "DELETE") return DeleteRow(request, route);
-  return MethodNotAllowed("DELETE,GET,OPTIONS,POST,PUT");
+  return MethodNotAllowed(request, "DELETE,POST,GET,OPTIONS,PUT");
 }
 
 HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route) {
   auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
-  if (!negotiated) return NotAcceptable();
+  if (!negotiated) return NotAcceptable(request);
   const std::string* chosen = &negotiated->content_type;
   RowSpec spec;
   std::string error;

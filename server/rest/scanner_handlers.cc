@@ -102,9 +102,9 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     if (!scanners_->Remove(route.scanner_id)) return NotFound();
     return Plain(200, "");
   }
-  if (method != "GET" && method != "HEAD") return MethodNotAllowed("DELETE,GET,OPTIONS");
+  if (method != "GET" && method != "HEAD") return MethodNotAllowed(request, "DELETE,GET,OPTIONS");
   auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
-  if (!negotiated) return NotAcceptable();
+  if (!negotiated) return NotAcceptable(request);
   RestScanners::Lookup lookup;
   std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id, &lookup);
   if (!entry) return lookup == RestScanners::Lookup::kGone ? Plain(410, "Gone\r\n") : NotFound();

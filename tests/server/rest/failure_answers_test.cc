@@ -206,5 +206,33 @@ TEST_F(RestFailureTest, NamespaceBodyTheReaderRefusesIsJettysPageWithTheReadersS
   EXPECT_EQ(Call("POST", "/namespaces/ns1", {kJsonBody}, "").status, 201);
 }
 
+TEST_F(RestFailureTest, MethodNotAllowedAndNotAcceptableAreJettysPagesWithJerseysAllowOrder) {
+  auto allow = [](const HttpResponse& response) {
+    for (const auto& [name, value] : response.headers) {
+      if (name == "Allow") return value;
+    }
+    return std::string();
+  };
+  HttpResponse post = Call("POST", "/version", {kAcceptJson});
+  EXPECT_EQ(post.status, 405);
+  EXPECT_EQ(post.content_type, "application/json");
+  EXPECT_NE(post.body.find("\"message\":\"Method Not Allowed\""), std::string::npos);
+  EXPECT_EQ(allow(post), "GET,OPTIONS");
+  HttpResponse put = Call("PUT", "/version", {kAcceptJson});
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.body, "");
+  EXPECT_EQ(allow(Call("GET", "/t/scanner", {kAcceptJson})), "POST,OPTIONS,PUT");
+  EXPECT_EQ(allow(Call("PATCH", "/t/schema")), "DELETE,POST,GET,OPTIONS,PUT");
+  EXPECT_EQ(allow(Call("PATCH", "/t/r1")), "DELETE,POST,GET,OPTIONS,PUT");
+  EXPECT_EQ(allow(Call("PATCH", "/namespaces/default")), "DELETE,POST,GET,OPTIONS,PUT");
+  HttpResponse refused = Call("GET", "/t/r1", {{"Accept", "text/plain"}});
+  EXPECT_EQ(refused.status, 406);
+  EXPECT_EQ(refused.content_type, "text/plain;charset=iso-8859-1");
+  EXPECT_EQ(refused.body.rfind("HTTP ERROR 406 Not Acceptable\nURI: /t/r1\n", 0), 0u)
+      << refused.body;
+  EXPECT_EQ(Call("GET", "/t/r1/f:a", {{"Accept", "application/octet-stream"}}).status, 200);
+  EXPECT_EQ(Call("GET", "/t/multiget?row=r1", {{"Accept", "application/octet-stream"}}).body, "");
+}
+
 }  // namespace
 }  // namespace hbemu::server::rest
