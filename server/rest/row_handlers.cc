@@ -155,13 +155,12 @@ HttpResponse RestService::Row(const HttpRequest& request, const Route& route) {
 }
 
 HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route) {
-  auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
-  if (!negotiated) return NotAcceptable(request);
-  const std::string* chosen = &negotiated->content_type;
+  auto [type, rep, refusal] = Negotiate(request, ProducesCells());
+  if (refusal) return *refusal;
   RowSpec spec;
   std::string error;
   if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
-  const bool one_value = negotiated->representation == Representation::kOctetStream;
+  const bool one_value = rep == Representation::kOctetStream;
   if (one_value && spec.columns.size() != 1) {
     // HBase's text names the types its other GET produces.
     return Plain(400,
@@ -191,7 +190,7 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
   }
   CellSetModel cells;
   for (const auto& row : rows) cells.rows.push_back(ToRowModel(row));
-  return Ok(*chosen, Encode(negotiated->representation, cells));
+  return Ok(type, Encode(rep, cells));
 }
 
 HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route) {

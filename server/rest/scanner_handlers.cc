@@ -103,13 +103,13 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     return Plain(200, "");
   }
   if (method != "GET" && method != "HEAD") return MethodNotAllowed(request, "DELETE,GET,OPTIONS");
-  auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
-  if (!negotiated) return NotAcceptable(request);
+  auto [type, rep, refusal] = Negotiate(request, ProducesCells());
+  if (refusal) return *refusal;
   RestScanners::Lookup lookup;
   std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id, &lookup);
   if (!entry) return lookup == RestScanners::Lookup::kGone ? Plain(410, "Gone\r\n") : NotFound();
   std::lock_guard<std::mutex> lock(entry->mu);
-  const bool single = negotiated->representation == Representation::kOctetStream;
+  const bool single = rep == Representation::kOctetStream;
   const Limits& limits = CurrentLimits();
   // n: rows, c: cells (else the scanner's batch), both bounded by scanner_rows_per_call.
   int64_t max_rows = NumberOr(route, "n", 0);
@@ -120,7 +120,6 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     max_rows = limits.scanner_rows_per_call;
   }
   if (single) max_cells = max_rows = 1;
-  CellSetModel cells;
   if (!entry->scanner) {
     // Opened at the first fetch; a failed open leaves it unopened for the next one.
     Status s = store_->OpenScanner(entry->table, entry->spec, &entry->scanner);
@@ -129,6 +128,7 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
       return failed ? *failed : NoContent();
     }
   }
+  CellSetModel cells;
   int64_t cells_sent = 0;
   size_t bytes = 0;
   while (cells_sent < max_cells && static_cast<int64_t>(cells.rows.size()) < max_rows &&
@@ -174,7 +174,7 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     response.headers.emplace_back("X-Timestamp", std::to_string(cell.timestamp.value_or(0)));
     return response;
   }
-  return Ok(negotiated->content_type, Encode(negotiated->representation, cells));
+  return Ok(type, Encode(rep, cells));
 }
 
 }  // namespace hbemu::server::rest
