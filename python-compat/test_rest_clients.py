@@ -454,7 +454,12 @@ def test_namespace_create_alter_list_and_drop(http):
             {"properties": None}
         r = http.put(url, data='{"properties":{"owner":"me"}}',
                      headers={"Content-Type": JSON}, timeout=TIMEOUT_S)
-        assert r.status_code == 200
+        assert (r.status_code, r.headers["Content-Type"], r.text) == (200, "text/plain", url)
+        r = http.put(url, headers={"Accept": JSON}, timeout=TIMEOUT_S)
+        assert (r.status_code, r.json()) == (200, url)
+        r = http.put(url, data='{"properties":{"owner":"me"}}', timeout=TIMEOUT_S,
+                     headers={"Content-Type": JSON, "Accept": XML})
+        assert (r.status_code, r.content) == (500, b"")
         assert http.get(url, headers={"Accept": JSON}, timeout=TIMEOUT_S).json() == \
             {"properties": {"owner": "me"}}
         listed = http.get(http.base + "/namespaces", headers={"Accept": JSON},

@@ -81,6 +81,23 @@ HttpResponse Created(const HttpRequest& request) {
   return response;
 }
 
+// HBase answers an alteration with the namespace's URL, written by whichever of Jersey's
+// writers the Accept header picks: plain text (also for none or */*) or a JSON string. No other
+// writer takes it: 500, no body.
+HttpResponse Altered(const HttpRequest& request) {
+  static const std::vector<std::string_view> kWriters = {kTextPlain, kJson};
+  auto [type, rep, refusal] = Negotiate(request, kWriters);
+  if (refusal) return Plain(500, "");
+  const std::string url = LocationOf(request);
+  if (rep != Representation::kJson) return Ok(type, url);
+  std::string quoted = "\"";
+  for (char c : url) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return Ok(type, quoted + "\"");
+}
+
 }  // namespace
 
 HttpResponse RestService::Version(const HttpRequest& request) {
@@ -202,7 +219,7 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     }
     storage::Status s = store_->ModifyNamespace(ns, std::move(properties));
     if (!s.ok()) return FromStatus(s);
-    return Plain(200, "");
+    return Altered(request);
   }
   if (exists) {
     return Plain(403, "Namespace '" + ns +

@@ -9,22 +9,12 @@ namespace hbemu::server::rest {
 RestScanners::RestScanners(storage::Clock* clock, int64_t idle_timeout_ms, size_t max_open)
     : clock_(clock), idle_timeout_ms_(idle_timeout_ms), max_open_(std::max<size_t>(1, max_open)) {}
 
-void RestScanners::ForgetLocked(const std::string& id) {
-  open_.erase(id);
-  gone_[id] = true;
-  gone_order_.push_back(id);
-  while (gone_order_.size() > max_open_) {
-    gone_.erase(gone_order_.front());
-    gone_order_.pop_front();
-  }
-}
-
 void RestScanners::ExpireLocked(int64_t now_ms) {
   std::vector<std::string> expired;
   for (const auto& [id, slot] : open_) {
     if (now_ms - slot.last_used_ms > idle_timeout_ms_) expired.push_back(id);
   }
-  for (const std::string& id : expired) ForgetLocked(id);
+  for (const std::string& id : expired) open_.erase(id);
 }
 
 std::string RestScanners::Add(std::shared_ptr<Entry> entry) {
@@ -35,7 +25,7 @@ std::string RestScanners::Add(std::shared_ptr<Entry> entry) {
     auto oldest = std::min_element(open_.begin(), open_.end(), [](const auto& a, const auto& b) {
       return a.second.last_used_ms < b.second.last_used_ms;
     });
-    ForgetLocked(oldest->first);
+    open_.erase(oldest);
   }
   std::string id;
   do {
@@ -47,17 +37,13 @@ std::string RestScanners::Add(std::shared_ptr<Entry> entry) {
   return id;
 }
 
-std::shared_ptr<RestScanners::Entry> RestScanners::Find(const std::string& id, Lookup* lookup) {
+std::shared_ptr<RestScanners::Entry> RestScanners::Find(const std::string& id) {
   const int64_t now = clock_->NowMillis();
   std::lock_guard<std::mutex> lock(mu_);
   ExpireLocked(now);
   auto it = open_.find(id);
-  if (it == open_.end()) {
-    *lookup = gone_.count(id) > 0 ? Lookup::kGone : Lookup::kUnknown;
-    return nullptr;
-  }
+  if (it == open_.end()) return nullptr;
   it->second.last_used_ms = now;
-  *lookup = Lookup::kFound;
   return it->second.entry;
 }
 

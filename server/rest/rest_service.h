@@ -27,9 +27,9 @@ struct RestServiceOptions {
   uint16_t server_port = 16020;            // ... and its port
   int64_t start_code = 0;
   std::string emulator_version;            // shown in /version's JVM field
-  // A scanner idle this long is gone (410): HBase's scanner lease,
-  // hbase.client.scanner.timeout.period.
-  int64_t scanner_timeout_ms = 60000;
+  // A scanner unused this long is forgotten (404): HBase's REST scanner cache,
+  // hbase.rest.scannercache.expire.time (1 h).
+  int64_t scanner_timeout_ms = 3600000;
 };
 
 // HBase 2.6.1's REST resources over the store: each request is translated into store calls

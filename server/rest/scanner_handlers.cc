@@ -1,5 +1,5 @@
 // Stateful scanners: PUT/POST /T/scanner opens one (201 + Location), GET /T/scanner/ID fetches
-// (n rows, c cells; 204 when done, 410 when expired), DELETE closes it.
+// (n rows, c cells; 204 when done, 404 once forgotten), DELETE closes it.
 
 #include <algorithm>
 #include <cerrno>
@@ -105,9 +105,8 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
   if (method != "GET" && method != "HEAD") return MethodNotAllowed(request, "DELETE,GET,OPTIONS");
   auto [type, rep, refusal] = Negotiate(request, ProducesCells());
   if (refusal) return *refusal;
-  RestScanners::Lookup lookup;
-  std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id, &lookup);
-  if (!entry) return lookup == RestScanners::Lookup::kGone ? Plain(410, "Gone\r\n") : NotFound();
+  std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id);
+  if (!entry) return NotFound();
   std::lock_guard<std::mutex> lock(entry->mu);
   const bool single = rep == Representation::kOctetStream;
   const Limits& limits = CurrentLimits();
