@@ -320,6 +320,91 @@ def test_misses_answer_404_with_hbase_texts(http, rest_table):
         == 404
 
 
+def test_multiget_of_several_rows_fails_as_a_batch_and_of_one_row_as_a_single_get(http,
+                                                                                  rest_table):
+    """HBase sends several rows as one batch, whose missing table or family is 404 "Not found";
+    a single row's get swallows it and the gateway fails in its container (500)."""
+    table = rest_table()
+    put_cells(http, table, [(b"r1", [(b"f:a", 1, b"v")])], JSON)
+    missing = hbcompat.unique_table_name("absent")
+    for path in ("%s/multiget?row=r1&row=r2" % missing, "%s/multiget?row=r1&row=r2/zz:a" % table):
+        r = get(http, path, PROTOBUF)
+        assert (r.status_code, r.headers.get("Content-Type"), r.text.split("\r\n")[0]) \
+            == (404, "text/plain", "Not found"), (path, r.text[:200])
+    for path in ("%s/multiget?row=r1" % missing, "%s/multiget?row=r1/zz:a" % table):
+        assert get(http, path, JSON).status_code == 500, path
+
+
+def test_unreadable_bodies_answer_as_hbase_s_reader_or_resource(http, rest_table):
+    """Malformed XML: Jersey's reader refuses it, 400 without a body. An empty JSON body is no
+    model at all: the row and schema resources fail on it, 400 "Bad request"."""
+    table = rest_table()
+    for body in (b"", b"{", b"<CellSet><Row", b'{"Row":[]}'):
+        r = http.put("%s/%s/r1" % (http.base, table), data=body, headers={"Content-Type": XML},
+                     timeout=TIMEOUT_S)
+        assert (r.status_code, r.content, r.headers.get("Content-Type")) == (400, b"", None), body
+    for path in ("%s/r1" % table, "%s/schema" % hbcompat.unique_table_name("nomodel")):
+        r = http.put("%s/%s" % (http.base, path), data=b"", headers={"Content-Type": JSON},
+                     timeout=TIMEOUT_S)
+        assert (r.status_code, r.text.split("\r\n")[0]) == (400, "Bad request"), (path, r.text)
+
+
+def test_scans_naming_a_missing_family(http, rest_table):
+    """The stateless scan fails in HBase's container (500); a stateful scanner's fetch reads the
+    region server's refusal as the end of its rows (204), at every fetch."""
+    table = rest_table()
+    put_cells(http, table, [(b"r1", [(b"f:a", 1, b"v")])], JSON)
+    assert get(http, "%s/*?column=zz:a" % table, JSON).status_code == 500
+    r = http.put("%s/%s/scanner" % (http.base, table), headers={"Content-Type": JSON},
+                 data='{"column":["%s"]}' % rest_codec.b64(b"zz"), timeout=TIMEOUT_S)
+    assert r.status_code == 201, r.text
+    for accept in (JSON, OCTET):
+        r2 = http.get(r.headers["Location"], headers={"Accept": accept}, timeout=TIMEOUT_S)
+        assert (r2.status_code, r2.content) == (204, b""), accept
+
+
+def test_namespace_body_the_reader_refuses_is_jetty_s_page_with_its_status(http):
+    ns = hbcompat.unique_table_name("nsbody")
+    url = "%s/namespaces/%s" % (http.base, ns)
+    try:
+        for ctype, status, message in ((XML, 400, "Bad Request"), (JSON, 500, "Request failed."),
+                                       (PROTOBUF, 500, "Request failed.")):
+            r = http.post(url, data=b"{", timeout=TIMEOUT_S,
+                          headers={"Content-Type": ctype, "Accept": JSON})
+            assert (r.status_code, r.json()["message"]) == (status, message), ctype
+        r = http.post(url, data=b"", headers={"Content-Type": XML}, timeout=TIMEOUT_S)
+        assert r.status_code == 400
+    finally:
+        http.delete(url, timeout=TIMEOUT_S)
+
+
+def test_jetty_pages_405_and_406_for_get_and_post_only(http, rest_table):
+    table = rest_table()
+    r = http.post("%s/version" % http.base, headers={"Accept": JSON}, timeout=TIMEOUT_S)
+    assert (r.status_code, r.headers["Allow"], r.json()["message"]) \
+        == (405, "GET,OPTIONS", "Method Not Allowed")
+    r = http.delete("%s/%s/exists" % (http.base, table), headers={"Accept": JSON},
+                    timeout=TIMEOUT_S)
+    assert (r.status_code, r.content) == (405, b"")
+    r = http.patch("%s/%s/schema" % (http.base, table), timeout=TIMEOUT_S)
+    assert (r.status_code, r.headers["Allow"]) == (405, "DELETE,POST,GET,OPTIONS,PUT")
+    r = get(http, "%s/r1" % table, "text/plain")
+    assert (r.status_code, r.text.split("\n")[0]) == (406, "HTTP ERROR 406 Not Acceptable")
+    r = http.put("%s/%s/a*b" % (http.base, table), data=b"x", timeout=TIMEOUT_S,
+                 headers={"Accept": JSON, "Content-Type": OCTET})
+    assert (r.status_code, r.content) == (404, b"")
+
+
+def test_table_created_in_a_missing_namespace_is_unavailable(http):
+    name = "%s:t" % hbcompat.unique_table_name("nons")
+    body = "<TableSchema name=\"%s\"><ColumnSchema name=\"f\"/></TableSchema>" % name
+    for method in ("PUT", "POST"):
+        r = http.request(method, "%s/%s/schema" % (http.base, name), data=body,
+                         headers={"Content-Type": XML}, timeout=TIMEOUT_S)
+        assert (r.status_code, r.text.split("\r\n")[0]) == (503, "Unavailable"), r.text[:200]
+        assert "NamespaceNotFoundException" in r.text
+
+
 @pytest.mark.parametrize("encoding", [XML, JSON])
 def test_schema_created_in_an_encoding_is_described_and_listed(http, encoding):
     name = hbcompat.unique_table_name("schema")
@@ -369,7 +454,12 @@ def test_namespace_create_alter_list_and_drop(http):
             {"properties": None}
         r = http.put(url, data='{"properties":{"owner":"me"}}',
                      headers={"Content-Type": JSON}, timeout=TIMEOUT_S)
-        assert r.status_code == 200
+        assert (r.status_code, r.headers["Content-Type"], r.text) == (200, "text/plain", url)
+        r = http.put(url, headers={"Accept": JSON}, timeout=TIMEOUT_S)
+        assert (r.status_code, r.json()) == (200, url)
+        r = http.put(url, data='{"properties":{"owner":"me"}}', timeout=TIMEOUT_S,
+                     headers={"Content-Type": JSON, "Accept": XML})
+        assert (r.status_code, r.content) == (500, b"")
         assert http.get(url, headers={"Accept": JSON}, timeout=TIMEOUT_S).json() == \
             {"properties": {"owner": "me"}}
         listed = http.get(http.base + "/namespaces", headers={"Accept": JSON},

@@ -148,6 +148,19 @@ def test_normaliser_names_tables_stamps_hosts_and_scanner_ids_alike():
     assert other[-1] != answers[0][-1]
 
 
+def test_normaliser_drops_only_the_hadoop_build_flavour_of_the_cluster_version():
+    """COMPATIBILITY.md documents HBase's "2.6.1-hadoop3" against our "2.6.1"; any other
+    version still differs."""
+    call = gen_rest.R("GET", ["version", "cluster"], accept="text/plain")
+    norm = RestNormaliser(Names("rdfxs1a_"), Clock())
+
+    def answer(body):
+        return normalise_answer(call, 200, {"content-type": "text/plain"}, body, norm)
+
+    assert answer(b"2.6.1-hadoop3") == answer(b"2.6.1")
+    assert answer(b"2.6.2") != answer(b"2.6.1")
+
+
 class _FakeGateway(RestTarget):
     """Answers every request 200 with an empty body; with `broken`, a multiget that follows a
     check=put on the same table answers 500 (a divergence that needs two calls)."""

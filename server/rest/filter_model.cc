@@ -327,20 +327,20 @@ BodyStatus BuildScannerFilter(std::string_view json, std::shared_ptr<const Filte
 BodyStatus BuildScannerFilter(std::string_view json, const Limits& limits,
                               std::shared_ptr<const Filter>* out) {
   if (static_cast<int64_t>(json.size()) > limits.filter_string_bytes) {
-    return BodyStatus::BadRequest("filter is " + std::to_string(json.size()) +
-                                  " bytes long (limit filter_string_bytes=" +
-                                  std::to_string(limits.filter_string_bytes) + ")");
+    return BodyStatus::ResourceBadRequest("filter is " + std::to_string(json.size()) +
+                                          " bytes long (limit filter_string_bytes=" +
+                                          std::to_string(limits.filter_string_bytes) + ")");
   }
   // Each filter level nests an object and its "filters" array.
   BodyBounds bounds = CurrentBodyBounds();
   bounds.max_depth = 2 * limits.filter_depth + 4;
   BodyStatus shape = CheckJsonShape(json, bounds);
-  if (!shape.ok()) return BodyStatus::BadRequest("filter " + shape.message());
+  if (!shape.ok()) return BodyStatus::ResourceBadRequest("filter " + shape.message());
   Json tree = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
-  if (tree.is_discarded()) return BodyStatus::BadRequest("filter is not valid JSON");
+  if (tree.is_discarded()) return BodyStatus::ResourceBadRequest("filter is not valid JSON");
   Builder builder(limits);
   std::unique_ptr<Filter> filter;
-  if (!builder.Build(tree, 1, &filter)) return BodyStatus::BadRequest(builder.error());
+  if (!builder.Build(tree, 1, &filter)) return BodyStatus::ResourceBadRequest(builder.error());
   *out = std::move(filter);
   return BodyStatus::Ok();
 }

@@ -128,7 +128,16 @@ HttpResponse JettyError(int status, std::string_view message, std::string_view a
 
 HttpResponse JettyError(const HttpRequest& request, int status, std::string_view message) {
   const std::string_view target = request.target;
-  return JettyError(status, message, request.Header("Accept"), target.substr(0, target.find('?')));
+  // Jetty's error handler writes pages for GET, POST and HEAD only; PUT, DELETE and the rest
+  // get the status (and its headers) alone.
+  HttpResponse response =
+      JettyError(status, message, request.Header("Accept"), target.substr(0, target.find('?')));
+  const std::string& method = request.method;
+  if (method != "GET" && method != "POST" && method != "HEAD") {
+    response.content_type.clear();
+    response.body.clear();
+  }
+  return response;
 }
 
 HttpResponse RequestFailed(const HttpRequest& request) {

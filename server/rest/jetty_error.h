@@ -18,6 +18,7 @@ HttpResponse JettyError(int status, std::string_view message, std::string_view a
                         std::string_view path);
 
 // The page for `request` (its Accept and path): e.g. 404 "Not Found" when no resource matches.
+// Only GET, POST and HEAD get one; other methods get the status without a body.
 HttpResponse JettyError(const HttpRequest& request, int status, std::string_view message);
 
 // Jetty's 500 "Request failed." for `request`.

@@ -81,13 +81,28 @@ HttpResponse Created(const HttpRequest& request) {
   return response;
 }
 
+// HBase answers an alteration with the namespace's URL, written by whichever of Jersey's
+// writers the Accept header picks: plain text (also for none or */*) or a JSON string. No other
+// writer takes it: 500, no body.
+HttpResponse Altered(const HttpRequest& request) {
+  static const std::vector<std::string_view> kWriters = {kTextPlain, kJson};
+  auto [type, rep, refusal] = Negotiate(request, kWriters);
+  if (refusal) return Plain(500, "");
+  const std::string url = LocationOf(request);
+  if (rep != Representation::kJson) return Ok(type, url);
+  std::string quoted = "\"";
+  for (char c : url) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  return Ok(type, quoted + "\"");
+}
+
 }  // namespace
 
 HttpResponse RestService::Version(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   VersionModel model;
   model.rest_version = kRestVersion;
   model.jvm_version = "none (hbase-emulator " + options_.emulator_version + ")";
@@ -100,18 +115,14 @@ HttpResponse RestService::Version(const HttpRequest& request) {
 }
 
 HttpResponse RestService::ClusterVersion(const HttpRequest& request) {
-    std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesClusterVersion(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesClusterVersion());
+  if (refusal) return *refusal;
   return Ok(type, Encode(rep, StorageClusterVersionModel{kHBaseVersion}));
 }
 
 HttpResponse RestService::ClusterStatus(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   StorageClusterStatusModel model;
   StorageClusterStatusModel::Node node;
   node.name = options_.server_name + ":" + std::to_string(options_.server_port);
@@ -139,20 +150,16 @@ HttpResponse RestService::ClusterStatus(const HttpRequest& request) {
 }
 
 HttpResponse RestService::Tables(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   TableListModel model;
   for (const auto& table : store_->ListTables()) model.tables.push_back({table->name.ToString()});
   return Ok(type, Encode(rep, model));
 }
 
 HttpResponse RestService::Namespaces(const HttpRequest& request) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   NamespacesModel model;
   model.namespaces = store_->ListNamespaces();
   std::sort(model.namespaces.begin(), model.namespaces.end());
@@ -163,10 +170,8 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
   const std::string& method = request.method;
   const std::string& ns = route.name_space;
   if (method == "GET" || method == "HEAD") {
-    std::string type;
-    Representation rep;
-    HttpResponse refusal;
-    if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+    auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+    if (refusal) return *refusal;
     storage::NamespaceDescriptor descriptor;
     // HBase's resource lets the NamespaceNotFoundException through: Jetty's 500.
     if (!store_->DescribeNamespace(ns, &descriptor).ok()) return RequestFailed(request);
@@ -184,16 +189,24 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     if (!s.ok()) return Unavailable();
     return Plain(200, "");
   }
-  if (method != "PUT" && method != "POST") return MethodNotAllowed("DELETE,GET,OPTIONS,POST,PUT");
+  if (method != "PUT" && method != "POST") {
+    return MethodNotAllowed(request, "DELETE,POST,GET,OPTIONS,PUT");
+  }
   // A body is optional: without one the namespace has no properties.
   NamespacesInstanceModel model;
   if (!request.body.empty() || request.HasHeader("Content-Type")) {
     Representation rep;
     HttpResponse refusal;
     if (!ChooseRequest(request, &rep, &refusal)) return refusal;
-    if (!request.body.empty()) {
+    // JSON and protobuf read an empty body as no properties; JAXB refuses it.
+    if (!request.body.empty() || rep == Representation::kXml) {
       BodyStatus decoded = Decode(rep, request.body, &model);
-      if (!decoded.ok()) return Plain(decoded.http_status(), "");
+      // What the reader throws here reaches HBase's container: Jetty's page with its status.
+      if (!decoded.ok()) {
+        const bool bad_request = decoded.http_status() == 400;
+        return JettyError(request, decoded.http_status(),
+                          bad_request ? "Bad Request" : "Request failed.");
+      }
     }
   }
   std::map<std::string, std::string> properties(model.properties.begin(), model.properties.end());
@@ -206,7 +219,7 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
     }
     storage::Status s = store_->ModifyNamespace(ns, std::move(properties));
     if (!s.ok()) return FromStatus(s);
-    return Plain(200, "");
+    return Altered(request);
   }
   if (exists) {
     return Plain(403, "Namespace '" + ns +
@@ -218,10 +231,8 @@ HttpResponse RestService::Namespace(const HttpRequest& request, const Route& rou
 }
 
 HttpResponse RestService::NamespaceTables(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   storage::NamespaceDescriptor descriptor;
   // As for the namespace itself: Jetty's 500.
   if (!store_->DescribeNamespace(route.name_space, &descriptor).ok()) return RequestFailed(request);
@@ -237,10 +248,8 @@ HttpResponse RestService::NamespaceTables(const HttpRequest& request, const Rout
 HttpResponse RestService::Schema(const HttpRequest& request, const Route& route) {
   const std::string& method = request.method;
   if (method == "GET" || method == "HEAD") {
-    std::string type;
-    Representation rep;
-    HttpResponse refusal;
-    if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+    auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+    if (refusal) return *refusal;
     std::shared_ptr<const storage::TableDescriptor> table;
     storage::Status s = store_->DescribeTable(route.table, &table);
     if (!s.ok()) return FromStatus(s);
@@ -257,7 +266,7 @@ HttpResponse RestService::Schema(const HttpRequest& request, const Route& route)
     return Plain(200, "");
   }
   if (method == "PUT" || method == "POST") return PutSchema(request, route);
-  return MethodNotAllowed("DELETE,GET,OPTIONS,POST,PUT");
+  return MethodNotAllowed(request, "DELETE,POST,GET,OPTIONS,PUT");
 }
 
 // PUT replaces the schema of an existing table, POST adds to it; both create a missing table.
@@ -268,7 +277,7 @@ HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& rou
   if (!ChooseRequest(request, &rep, &refusal)) return refusal;
   TableSchemaModel model;
   BodyStatus decoded = Decode(rep, request.body, &model);
-  if (!decoded.ok()) return Plain(decoded.http_status(), "");
+  if (!decoded.ok()) return BodyRefusal(decoded);
   storage::TableDescriptor spec;
   storage::Status s = ToTableSpec(model, &spec);
   if (!s.ok()) return FromStatus(s);
@@ -294,10 +303,8 @@ HttpResponse RestService::PutSchema(const HttpRequest& request, const Route& rou
 }
 
 HttpResponse RestService::Regions(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   std::shared_ptr<const storage::TableDescriptor> table;
   storage::Status s = store_->DescribeTable(route.table, &table);
   if (!s.ok()) return NotFound();
@@ -317,10 +324,8 @@ HttpResponse RestService::Regions(const HttpRequest& request, const Route& route
 }
 
 HttpResponse RestService::Exists(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, ProducesTextFirst(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+  if (refusal) return *refusal;
   std::shared_ptr<const storage::TableDescriptor> table;
   if (!store_->DescribeTable(route.table, &table).ok()) return NotFound();
   return Plain(200, "");

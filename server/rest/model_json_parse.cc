@@ -24,6 +24,17 @@ BodyStatus Parse(std::string_view body, const BodyBounds& bounds, Json* out) {
   return BodyStatus::Ok();
 }
 
+// Jackson reads an empty body, or `null`, as no model at all. HBase's row and schema resources
+// then fail on it with a NullPointerException, a RuntimeException they answer 400.
+bool NoModel(std::string_view body) {
+  return body.find_first_not_of(" \t\r\n") == std::string_view::npos;
+}
+
+BodyStatus NullModel(const char* model) {
+  return BodyStatus::ResourceBadRequest(
+      std::string("java.lang.NullPointerException: the body holds no ") + model);
+}
+
 BodyStatus Unknown(const std::string& key, const char* model) {
   return BodyStatus::ServerError("unrecognized field \"" + key + "\" in " + model);
 }
@@ -195,9 +206,11 @@ BodyStatus ReadColumnSchema(const Json& j, ColumnSchemaModel* column) {
 // ----------------------------------------------------------------------------- decoders
 
 BodyStatus DecodeCellSetJson(std::string_view body, CellSetModel* out, const BodyBounds& bounds) {
+  if (NoModel(body)) return NullModel("CellSet");
   Json j;
   BodyStatus s = Parse(body, bounds, &j);
   if (!s.ok()) return s;
+  if (j.is_null()) return NullModel("CellSet");
   if (!j.is_object()) return ObjectExpected("CellSet");
   *out = CellSetModel();
   for (const auto& [key, v] : j.items()) {
@@ -215,9 +228,11 @@ BodyStatus DecodeCellSetJson(std::string_view body, CellSetModel* out, const Bod
 
 BodyStatus DecodeTableSchemaJson(std::string_view body, TableSchemaModel* out,
                                  const BodyBounds& bounds) {
+  if (NoModel(body)) return NullModel("TableSchema");
   Json j;
   BodyStatus s = Parse(body, bounds, &j);
   if (!s.ok()) return s;
+  if (j.is_null()) return NullModel("TableSchema");
   if (!j.is_object()) return ObjectExpected("TableSchema");
   *out = TableSchemaModel();
   for (const auto& [key, v] : j.items()) {

@@ -47,9 +47,12 @@ BodyStatus Parse(std::string_view body, const char* model, Message* m) {
       !m->ParsePartialFromArray(body.data(), static_cast<int>(body.size()))) {
     return BodyStatus::ServerError(std::string("body is not a valid ") + model + " message");
   }
+  // HBase's reader merges the message without checking it; its resource then fails on the
+  // missing value (a Row without a key: "Row length is 0"), a RuntimeException it answers 400.
   if (!m->IsInitialized()) {
-    return BodyStatus::BadRequest(std::string(model) + " message missing required fields: " +
-                                  m->InitializationErrorString());
+    return BodyStatus::ResourceBadRequest(std::string(model) +
+                                          " message missing required fields: " +
+                                          m->InitializationErrorString());
   }
   return BodyStatus::Ok();
 }

@@ -35,14 +35,8 @@ RestScanners::RestScanners(storage::Clock* clock, int64_t idle_timeout_ms, size_
 void RestScanners::ForgetLocked(Lru::iterator slot,
                                 std::vector<std::shared_ptr<Entry>>* closing) {
   closing->push_back(std::move(slot->entry));
-  gone_[slot->id] = true;
-  gone_order_.push_back(slot->id);
   open_.erase(slot->id);
   lru_.erase(slot);
-  while (gone_order_.size() > max_open_) {
-    gone_.erase(gone_order_.front());
-    gone_order_.pop_front();
-  }
 }
 
 void RestScanners::ExpireLocked(int64_t now_ms, std::vector<std::shared_ptr<Entry>>* closing) {
@@ -68,20 +62,16 @@ std::string RestScanners::Add(std::shared_ptr<Entry> entry) {
   return id;
 }
 
-std::shared_ptr<RestScanners::Entry> RestScanners::Find(const std::string& id, Lookup* lookup) {
+std::shared_ptr<RestScanners::Entry> RestScanners::Find(const std::string& id) {
   const int64_t now = clock_->NowMillis();
   std::vector<std::shared_ptr<Entry>> closing;  // declared first: destroyed after the unlock
   std::lock_guard<std::mutex> lock(mu_);
   ExpireLocked(now, &closing);
   auto it = open_.find(id);
-  if (it == open_.end()) {
-    *lookup = gone_.count(id) > 0 ? Lookup::kGone : Lookup::kUnknown;
-    return nullptr;
-  }
+  if (it == open_.end()) return nullptr;
   Lru::iterator slot = it->second;
   slot->last_used_ms = now;
   lru_.splice(lru_.end(), lru_, slot);
-  *lookup = Lookup::kFound;
   return slot->entry;
 }
 

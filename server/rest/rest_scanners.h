@@ -18,11 +18,12 @@
 
 namespace hbemu::server::rest {
 
-// The gateway's open scanners (/T/scanner/ID). HBase's region scanner behind each has a lease
-// (hbase.client.scanner.timeout.period, 60 s): a scanner idle longer is gone, and a fetch of it
-// is answered 410. Past `max_open` open scanners the longest idle one is closed to make room,
-// so a client that never deletes its scanners cannot hold snapshots without bound. Expired ids
-// are remembered (as many as max_open) to tell "gone" (410) from "never there" (404).
+// The gateway's open scanners (/T/scanner/ID). HBase 2.6.1's gateway keeps them in a cache that
+// forgets a scanner unused for an hour (hbase.rest.scannercache.expire.time) or past its size
+// (hbase.rest.scannercache.size); a forgotten id is answered 404 like one never handed out. The
+// 60 s lease of the region scanner behind it does not end it: HBase's client reopens it at the
+// next fetch. Past `max_open` open scanners the longest idle one is forgotten to make room, so a
+// client that never deletes its scanners cannot hold snapshots without bound.
 // Thread-safe; one fetch at a time per scanner.
 class RestScanners {
  public:
@@ -42,8 +43,6 @@ class RestScanners {
     // its store scanner's read-ahead and `pending`), recounted after each fetch (Recount).
     int64_t charged = 0;
   };
-  enum class Lookup { kFound, kGone, kUnknown };
-
   RestScanners(storage::Clock* clock, int64_t idle_timeout_ms, size_t max_open);
 
   // Registers an open scanner; returns its id (milliseconds and random hex, as HBase's ids).
@@ -53,8 +52,8 @@ class RestScanners {
   static storage::Status Charge(Entry* entry);
   // After a fetch: counts what the entry holds now. REQUIRES: entry->mu held.
   static void Recount(Entry* entry);
-  // The entry of `id`, touching it; *lookup says why when null.
-  std::shared_ptr<Entry> Find(const std::string& id, Lookup* lookup);
+  // The entry of `id`, touching it; null when it is not open (never was, deleted or forgotten).
+  std::shared_ptr<Entry> Find(const std::string& id);
   // False when `id` is not open.
   bool Remove(const std::string& id);
   size_t size() const;
@@ -78,8 +77,6 @@ class RestScanners {
   mutable std::mutex mu_;
   Lru lru_;
   std::unordered_map<std::string, Lru::iterator> open_;
-  std::deque<std::string> gone_order_;
-  std::unordered_map<std::string, bool> gone_;
   std::mt19937 random_{std::random_device{}()};
 };
 

@@ -64,17 +64,14 @@ HttpResponse PastResultBytes() {
                      " bytes (--limit result_bytes=N raises it)" + kCrLf);
 }
 
-HttpResponse MethodNotAllowed(const std::string& allow) {
-  HttpResponse response;
-  response.status = 405;
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& allow) {
+  HttpResponse response = JettyError(request, 405, "Method Not Allowed");
   response.headers.emplace_back("Allow", allow);
   return response;
 }
 
-HttpResponse NotAcceptable() {
-  HttpResponse response;
-  response.status = 406;
-  return response;
+HttpResponse NotAcceptable(const HttpRequest& request) {
+  return JettyError(request, 406, "Not Acceptable");
 }
 
 HttpResponse UnsupportedMediaType() {
@@ -95,8 +92,9 @@ HttpResponse FromStatus(const storage::Status& status) {
   const std::string detail =
       std::string(JavaExceptionClass(status)) + ": " + status.message() + kCrLf;
   switch (status.code()) {
+    // Only these two: a NamespaceNotFoundException (creating a table in a missing namespace) is
+    // one more IOException, 503.
     case Code::kTableNotFound:
-    case Code::kNamespaceNotFound:
     case Code::kNoSuchColumnFamily:
       return NotFound(detail);
     case Code::kInvalidArgument:
@@ -108,6 +106,7 @@ HttpResponse FromStatus(const storage::Status& status) {
       return BadRequest(detail);
     // Any other IOException (a DoNotRetryIOException such as "Field is not a long") is 503.
     case Code::kDoNotRetry:
+    case Code::kNamespaceNotFound:
     case Code::kTableNotEnabled:
     case Code::kRegionTooBusy:
     case Code::kResultTooLarge:
@@ -119,21 +118,28 @@ HttpResponse FromStatus(const storage::Status& status) {
   return Plain(500, detail);
 }
 
-bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_view>& produces,
-                    std::string* type, Representation* rep, HttpResponse* refusal) {
+ResponseChoice Negotiate(const HttpRequest& request,
+                         const std::vector<std::string_view>& produces) {
+  ResponseChoice choice;
   auto chosen = NegotiateAccept(request.Header("Accept"), produces);
   if (!chosen) {
-    *refusal = NotAcceptable();
-    return false;
+    choice.refusal = NotAcceptable(request);
+    return choice;
   }
-  *type = chosen->content_type;
-  *rep = chosen->representation;
-  return true;
+  choice.type = std::move(chosen->content_type);
+  choice.rep = chosen->representation;
+  return choice;
 }
 
 const std::vector<std::string_view>& CellSetTypes() {
   static const std::vector<std::string_view> types = {kTextXml, kJson, kProtobuf, kProtobufAlias};
   return types;
+}
+
+HttpResponse BodyRefusal(const BodyStatus& status) {
+  if (status.http_status() == 415) return UnsupportedMediaType();
+  if (status.answered_by_resource()) return BadRequest(status.message() + kCrLf);
+  return Plain(status.http_status(), "");
 }
 
 bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse* refusal) {
@@ -161,7 +167,7 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
   const std::string& method = request.method;
   // Resources that only answer GET: Jersey lists GET and OPTIONS as allowed.
   auto read_only = [&](auto&& handler) -> HttpResponse {
-    if (!IsRead(method)) return MethodNotAllowed("GET,OPTIONS");
+    if (!IsRead(method)) return MethodNotAllowed(request, "GET,OPTIONS");
     return handler();
   };
   switch (route.endpoint) {
@@ -192,7 +198,7 @@ HttpResponse RestService::Handle(const HttpRequest& request, const Route& route)
     case Endpoint::kTableScan:
       return read_only([&] { return TableScan(request, route); });
     case Endpoint::kScanners:
-      if (method != "PUT" && method != "POST") return MethodNotAllowed("OPTIONS,POST,PUT");
+      if (method != "PUT" && method != "POST") return MethodNotAllowed(request, "POST,OPTIONS,PUT");
       return OpenScanner(request, route);
     case Endpoint::kScanner:
       return Scanner(request, route);

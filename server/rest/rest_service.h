@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "server/net/http_server.h"
@@ -26,9 +27,9 @@ struct RestServiceOptions {
   uint16_t server_port = 16020;            // ... and its port
   int64_t start_code = 0;
   std::string emulator_version;            // shown in /version's JVM field
-  // A scanner idle this long is gone (410): HBase's scanner lease,
-  // hbase.client.scanner.timeout.period.
-  int64_t scanner_timeout_ms = 60000;
+  // A scanner unused this long is forgotten (404): HBase's REST scanner cache,
+  // hbase.rest.scannercache.expire.time (1 h).
+  int64_t scanner_timeout_ms = 3600000;
 };
 
 // HBase 2.6.1's REST resources over the store: each request is translated into store calls
@@ -99,22 +100,35 @@ HttpResponse Plain(int status, std::string body);
 HttpResponse JavaExceptionAnswer(const std::string& java_class, const std::string& message);
 // 503 for a read whose rows pass the result_bytes limit, naming it.
 HttpResponse PastResultBytes();
-// Jersey's answers before a resource runs: no body.
-HttpResponse MethodNotAllowed(const std::string& allow);
-HttpResponse NotAcceptable();
+// Jersey's refusals before a resource runs. 405 (with the resource's Allow list) and 406 are
+// written by Jetty's error handler, a page in the form the request's Accept picks (JettyError);
+// 415 has no body.
+HttpResponse MethodNotAllowed(const HttpRequest& request, const std::string& allow);
+HttpResponse NotAcceptable(const HttpRequest& request);
 HttpResponse UnsupportedMediaType();
-// A storage failure as the gateway answers it (404 for a missing table or family, 400 for a
-// bad argument, 503 when the table cannot serve, 500 else).
+// A storage failure as the gateway's resources answer it (404 for a missing table or family,
+// 400 for a bad argument, 503 for any other IOException such as a missing namespace, 500 else).
 HttpResponse FromStatus(const storage::Status& status);
 // 200 with `body` of `content_type`.
 HttpResponse Ok(std::string content_type, std::string body);
 
-// Negotiates the response type; false with *refusal set to 406.
-bool ChooseResponse(const HttpRequest& request, const std::vector<std::string_view>& produces, std::string* type,
-                    Representation* rep, HttpResponse* refusal);
+// Jersey's choice of the response type among what a resource `produces`, from the request's
+// Accept header, or its refusal (406) when nothing fits. Handlers unpack it:
+//   auto [type, rep, refusal] = Negotiate(request, ProducesTextFirst());
+//   if (refusal) return *refusal;
+struct ResponseChoice {
+  std::string type;  // the Content-Type to answer with
+  Representation rep = Representation::kText;
+  std::optional<HttpResponse> refusal;
+};
+ResponseChoice Negotiate(const HttpRequest& request,
+                         const std::vector<std::string_view>& produces);
 // What a CellSet answer can be (multiget, the stateless scan): ProducesCells without the
 // single-value octet-stream.
 const std::vector<std::string_view>& CellSetTypes();
+// The answer to a request body HBase cannot use (`status` not ok): its entity reader's 400 or
+// 500 without a body, its resource's 400 "Bad request" with the exception, or Jersey's 415.
+HttpResponse BodyRefusal(const BodyStatus& status);
 // The representation of the request body; false with *refusal set to 415 (what Jersey answers
 // for a type the resource does not consume).
 bool ChooseRequest(const HttpRequest& request, Representation* rep, HttpResponse* refusal);

@@ -152,17 +152,16 @@ HttpResponse RestService::Row(const HttpRequest& request, const Route& route) {
   if (method == "GET" || method == "HEAD") return GetRow(request, route);
   if (method == "PUT" || method == "POST") return PutRow(request, route);
   if (method == "DELETE") return DeleteRow(request, route);
-  return MethodNotAllowed("DELETE,GET,OPTIONS,POST,PUT");
+  return MethodNotAllowed(request, "DELETE,POST,GET,OPTIONS,PUT");
 }
 
 HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route) {
-  auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
-  if (!negotiated) return NotAcceptable();
-  const std::string* chosen = &negotiated->content_type;
+  auto [type, rep, refusal] = Negotiate(request, ProducesCells());
+  if (refusal) return *refusal;
   RowSpec spec;
   std::string error;
   if (!ParseSpecOf(request, route, &spec, &error)) return SpecRefused(request);
-  const bool one_value = negotiated->representation == Representation::kOctetStream;
+  const bool one_value = rep == Representation::kOctetStream;
   if (one_value && spec.columns.size() != 1) {
     // HBase's text names the types its other GET produces.
     return Plain(400,
@@ -193,7 +192,7 @@ HttpResponse RestService::GetRow(const HttpRequest& request, const Route& route)
   }
   CellSetModel cells;
   for (const auto& row : rows) cells.rows.push_back(ToRowModel(row));
-  return Ok(*chosen, Encode(negotiated->representation, cells));
+  return Ok(type, Encode(rep, cells));
 }
 
 HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route) {
@@ -233,9 +232,7 @@ HttpResponse RestService::PutRow(const HttpRequest& request, const Route& route)
     model.rows.push_back(std::move(row));
   } else {
     BodyStatus decoded = Decode(rep, request.body, &model);
-    if (!decoded.ok()) {
-      return decoded.http_status() == 400 ? BadRequest() : Plain(decoded.http_status(), "");
-    }
+    if (!decoded.ok()) return BodyRefusal(decoded);
   }
   // Rows the body leaves out are the path's; check=put and check=delete read cell columns as
   // given (they name the columns themselves).
@@ -442,10 +439,8 @@ HttpResponse RestService::ReadModifyWrite(const std::string& kind, const HttpReq
     }
     cells.rows.push_back(std::move(echo));
   }
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, CellSetTypes());
+  if (refusal) return *refusal;
   return Ok(type, Encode(rep, cells));
 }
 
@@ -484,10 +479,8 @@ HttpResponse RestService::DeleteRow(const HttpRequest& request, const Route& rou
 // when none is. Each row value is a row path of its own ("ROW[/COLUMNS[/TIME]]"), read as the
 // row resource reads one (URL-decoded again, base64 under the key encoding).
 HttpResponse RestService::Multiget(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, CellSetTypes());
+  if (refusal) return *refusal;
   int32_t max_versions = 1;
   if (const std::string* versions = route.Param("v")) {
     int64_t v = 0;
@@ -515,12 +508,16 @@ HttpResponse RestService::Multiget(const HttpRequest& request, const Route& rout
   }
   CellSetModel cells;
   size_t bytes = 0;
+  // HBase's table.get(List) sends one row as a single get and more as a batch, and they fail
+  // differently: the single get's DoNotRetryIOException (missing table or family) is swallowed,
+  // leaving the resource no results at all, so it fails in its container (500); the batch
+  // wraps any failure in RetriesExhaustedWithDetailsException, which the resource answers as
+  // its first cause (404 "Not found" for a missing table or family).
+  const bool batch = specs.size() > 1;
   for (const RowSpec& spec : specs) {
     storage::RowResult result;
     Status s = store_->Get(route.table, spec.row, ReadSpecOf(spec), &result);
-    // HBase swallows a DoNotRetryIOException of the batch (a missing family), is left with no
-    // results at all and fails in its container.
-    if (!s.ok() && GetReadsAsNothing(s)) return SpecRefused(request);
+    if (!s.ok() && !batch && GetReadsAsNothing(s)) return SpecRefused(request);
     if (!s.ok()) return FromStatus(s);
     if (result.cells.empty()) continue;
     result.row = spec.row;

@@ -21,10 +21,8 @@ using storage::Status;
 }  // namespace
 
 HttpResponse RestService::TableScan(const HttpRequest& request, const Route& route) {
-  std::string type;
-  Representation rep;
-  HttpResponse refusal;
-  if (!ChooseResponse(request, CellSetTypes(), &type, &rep, &refusal)) return refusal;
+  auto [type, rep, refusal] = Negotiate(request, CellSetTypes());
+  if (refusal) return *refusal;
   std::string prefix;
   std::string_view raw = route.row_spec;
   raw.remove_suffix(1);  // the '*'
@@ -83,9 +81,9 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
   }
   std::unique_ptr<storage::Scanner> scanner;
   Status s = store_->OpenScanner(route.table, scan, &scanner);
-  // A missing table is a failure HBase's resource does not catch either.
-  if (s.code() == Status::Code::kTableNotFound) return RequestFailed(request);
-  if (!s.ok()) return FromStatus(s);
+  // HBase opens the scan in its sub-resource locator, where even the failures its resources
+  // answer elsewhere (a missing table or family) end in the container's 500.
+  if (!s.ok()) return RequestFailed(request);
   CellSetModel cells;
   const size_t budget = static_cast<size_t>(CurrentLimits().result_bytes);
   size_t bytes = 0;
@@ -94,7 +92,9 @@ HttpResponse RestService::TableScan(const HttpRequest& request, const Route& rou
     std::vector<storage::RowResult> rows;
     const int64_t wanted = limit - static_cast<int64_t>(cells.rows.size());
     s = scanner->Next(static_cast<size_t>(std::min<int64_t>(100, wanted)), &rows);
-    if (!s.ok()) return FromStatus(s);
+    // HBase reads the scan while it writes the answer, outside its resource's handler: a failure
+    // there (after its client's retries) is the container's 500.
+    if (!s.ok()) return RequestFailed(request);
     if (rows.empty()) break;
     for (const auto& row : rows) {
       if (reversed_prefix && row.row.compare(0, prefix.size(), prefix) != 0) {

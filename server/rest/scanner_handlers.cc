@@ -1,7 +1,8 @@
 // Stateful scanners: PUT/POST /T/scanner opens one (201 + Location), GET /T/scanner/ID fetches
-// (n rows, c cells; 204 when done, 410 when expired), DELETE closes it.
+// (n rows, c cells; 204 when done, 404 once forgotten), DELETE closes it.
 
 #include <algorithm>
+#include <optional>
 
 #include "server/admin/metrics.h"
 #include "server/rest/base64.h"
@@ -18,13 +19,41 @@ namespace hbemu::server::rest {
 
 using storage::Status;
 
+namespace {
+
+HttpResponse NoContent() {
+  HttpResponse done;
+  done.status = 204;
+  return done;
+}
+
+// HBase's scanner generator reads a failed fetch three ways: a missing table is an
+// IllegalArgumentException its cell fetch answers "Not found" (its octet-stream fetch lets it
+// through: Jetty's 500); a disabled table is an IllegalStateException that drops the scanner
+// (410); any other IOException (a missing family, ...) it logs and reads as the end of the rows
+// for this fetch (nullopt here). A scanner kept this way retries at its next fetch.
+std::optional<HttpResponse> FetchFailed(const Status& status, bool single,
+                                        const HttpRequest& request, RestScanners* scanners,
+                                        const std::string& id) {
+  if (status.code() == Status::Code::kTableNotFound) {
+    return single ? RequestFailed(request) : NotFound();
+  }
+  if (status.code() == Status::Code::kTableNotEnabled) {
+    scanners->Remove(id);
+    return Plain(410, "Gone\r\n");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& route) {
   Representation rep;
   HttpResponse refusal;
   if (!ChooseRequest(request, &rep, &refusal)) return refusal;
   ScannerModel model;
   BodyStatus decoded = Decode(rep, request.body, &model);
-  if (!decoded.ok()) return decoded.http_status() == 400 ? BadRequest() : Plain(500, "");
+  if (!decoded.ok()) return BodyRefusal(decoded);
   storage::ScanSpec scan;
   scan.start_row = model.start_row;
   scan.stop_row = model.end_row;
@@ -45,7 +74,7 @@ HttpResponse RestService::OpenScanner(const HttpRequest& request, const Route& r
   scan.reversed = model.reversed;
   if (model.filter && !model.filter->empty()) {
     BodyStatus built = BuildScannerFilter(*model.filter, &scan.read.filter);
-    if (!built.ok()) return built.http_status() == 400 ? BadRequest() : Plain(500, "");
+    if (!built.ok()) return BodyRefusal(built);
   }
   auto entry = std::make_shared<RestScanners::Entry>();
   entry->table = route.table;
@@ -71,9 +100,9 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     if (!scanners_->Remove(route.scanner_id)) return NotFound();
     return Plain(200, "");
   }
-  if (method != "GET" && method != "HEAD") return MethodNotAllowed("DELETE,GET,OPTIONS");
-  auto negotiated = NegotiateAccept(request.Header("Accept"), ProducesCells());
-  if (!negotiated) return NotAcceptable();
+  if (method != "GET" && method != "HEAD") return MethodNotAllowed(request, "DELETE,GET,OPTIONS");
+  auto [type, rep, refusal] = Negotiate(request, ProducesCells());
+  if (refusal) return *refusal;
   // n: rows, c: cells (else the scanner's batch), both bounded by scanner_rows_per_call.
   int64_t max_rows = 0;
   int64_t max_cells = 0;
@@ -81,11 +110,10 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
       !JavaNumberParam(route, "c", JavaType::kInt, 0, &max_cells)) {
     return JettyError(request, 404, "Not Found");
   }
-  RestScanners::Lookup lookup;
-  std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id, &lookup);
-  if (!entry) return lookup == RestScanners::Lookup::kGone ? Plain(410, "Gone\r\n") : NotFound();
+  std::shared_ptr<RestScanners::Entry> entry = scanners_->Find(route.scanner_id);
+  if (!entry) return NotFound();
   std::lock_guard<std::mutex> lock(entry->mu);
-  const bool single = negotiated->representation == Representation::kOctetStream;
+  const bool single = rep == Representation::kOctetStream;
   const Limits& limits = CurrentLimits();
   if (max_cells <= 0) max_cells = entry->batch;
   max_cells = std::min<int64_t>(max_cells, limits.scanner_rows_per_call);
@@ -94,13 +122,12 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
   }
   if (single) max_cells = max_rows = 1;
   if (!entry->scanner) {
+    // Opened at the first fetch; a failed open leaves it unopened for the next one.
     Status s = store_->OpenScanner(entry->table, entry->spec, &entry->scanner);
-    // No table at the first fetch: HBase's cell fetch answers "Not found", its octet-stream
-    // fetch lets the exception through (Jetty's 500). Both keep the scanner for another try.
-    if (s.code() == Status::Code::kTableNotFound) {
-      return single ? RequestFailed(request) : NotFound();
+    if (!s.ok()) {
+      auto failed = FetchFailed(s, single, request, scanners_.get(), route.scanner_id);
+      return failed ? *failed : NoContent();
     }
-    if (!s.ok()) return FromStatus(s);
   }
   CellSetModel cells;
   int64_t cells_sent = 0;
@@ -111,7 +138,11 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
       if (entry->exhausted) break;
       std::vector<storage::RowResult> rows;
       Status s = entry->scanner->Next(1, &rows);
-      if (!s.ok()) return FromStatus(s);
+      if (!s.ok()) {
+        auto failed = FetchFailed(s, single, request, scanners_.get(), route.scanner_id);
+        if (failed) return *failed;
+        break;
+      }
       if (rows.empty()) {
         entry->exhausted = true;
         break;
@@ -135,11 +166,7 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
   }
   RestScanners::Recount(entry.get());
   for (const RowModel& row : cells.rows) admin::NoteRead(entry->table, row.key);
-  if (cells.rows.empty()) {
-    HttpResponse done;
-    done.status = 204;
-    return done;
-  }
+  if (cells.rows.empty()) return NoContent();
   if (single) {
     const RowModel& row = cells.rows.front();
     const CellModel& cell = row.cells.front();
@@ -150,7 +177,7 @@ HttpResponse RestService::Scanner(const HttpRequest& request, const Route& route
     response.headers.emplace_back("X-Timestamp", std::to_string(cell.timestamp.value_or(0)));
     return response;
   }
-  return Ok(negotiated->content_type, Encode(negotiated->representation, cells));
+  return Ok(type, Encode(rep, cells));
 }
 
 }  // namespace hbemu::server::rest

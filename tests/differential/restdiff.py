@@ -28,7 +28,8 @@ sys.path[:0] = [str(HERE), str(REPO / "python-compat")]
 
 import gen_rest  # noqa: E402
 from calls import Ns, Scanner, Tab  # noqa: E402
-from rest_runner import RestTarget, cleanup, describe, names_for, run_sequence  # noqa: E402
+from rest_runner import (DEFAULT_TIMEOUT_S, RestTarget, cleanup, describe,  # noqa: E402
+                         names_for, run_sequence)
 from shrink import ddmin  # noqa: E402
 
 
@@ -220,7 +221,10 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--a", help="gateway A as HOST:PORT (default: start an emulator)")
     p.add_argument("--b", help="gateway B as HOST:PORT (default: HBASE_REST_TARGET)")
-    p.add_argument("--timeout", type=float, default=float(os.environ.get("DIFFTEST_TIMEOUT", 30)))
+    p.add_argument("--timeout", type=float,
+                   default=float(os.environ.get("DIFFTEST_TIMEOUT", DEFAULT_TIMEOUT_S)),
+                   help="seconds one call may take (default %(default)s: HBase answers a scan "
+                        "its region server refuses only after its client's retries)")
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="many seeds: agreement figures and first divergences")
     r.add_argument("--calls", type=int, default=200)

@@ -33,5 +33,20 @@ TEST(RestJettyErrorTest, PagesNameTheStatusMessagePathAndServletAsJettyWritesThe
   EXPECT_EQ(none.status, 500);
 }
 
+TEST(RestJettyErrorTest, OnlyGetPostAndHeadGetAPage) {
+  for (const char* method : {"GET", "POST", "HEAD", "PUT", "DELETE", "OPTIONS"}) {
+    HttpRequest request;
+    request.method = method;
+    request.target = "/t/a*b?x=1";
+    request.headers.emplace_back("Accept", "application/json");
+    HttpResponse response = JettyError(request, 404, "Not Found");
+    const bool paged = std::string(method) == "GET" || std::string(method) == "POST" ||
+                       std::string(method) == "HEAD";
+    EXPECT_EQ(response.status, 404) << method;
+    EXPECT_EQ(response.content_type, paged ? "application/json" : "") << method;
+    EXPECT_EQ(response.body.empty(), !paged) << method;
+  }
+}
+
 }  // namespace
 }  // namespace hbemu::server::rest

@@ -123,6 +123,21 @@ TEST_F(RestServiceTest, NamespacesAreListedCreatedAlteredAndDropped) {
   EXPECT_EQ(Call("GET", "/namespaces/ns1").status, 500);
 }
 
+TEST_F(RestServiceTest, NamespaceAlterationAnswersItsUrlAsTextOrAJsonString) {
+  ASSERT_EQ(Call("POST", "/namespaces/ns1").status, 201);
+  HttpResponse text = Call("PUT", "/namespaces/ns1?x=1");
+  EXPECT_EQ(text.status, 200);
+  EXPECT_EQ(text.content_type, "text/plain");
+  EXPECT_EQ(text.body, "http://localhost:8080/namespaces/ns1");
+  HttpResponse json = Call("PUT", "/namespaces/ns1", {{"Accept", "text/xml, application/json"}});
+  EXPECT_EQ(json.content_type, "application/json");
+  EXPECT_EQ(json.body, "\"http://localhost:8080/namespaces/ns1\"");
+  // No writer of Jersey's takes a URL as XML, protobuf or HTML.
+  HttpResponse xml = Call("PUT", "/namespaces/ns1", {{"Accept", "text/xml"}});
+  EXPECT_EQ(xml.status, 500);
+  EXPECT_EQ(xml.body, "");
+}
+
 TEST_F(RestServiceTest, NamespaceTablesListsTheQualifiersOfItsTables) {
   ASSERT_TRUE(store_->CreateNamespace("ns").ok());
   CreateTable("ns:t1");
@@ -414,12 +429,19 @@ TEST_F(RestServiceTest, ScannerIsCreatedFetchedInBatchesOfCellsAndEndsWith204) {
   EXPECT_EQ(Call("DELETE", path).status, 404);
 }
 
-TEST_F(RestServiceTest, IdleScannerIsGoneWith410) {
+TEST_F(RestServiceTest, IdleScannerOutlivesTheRegionLeaseAndIsForgottenAfterAnHour) {
   CreateTable("t");
+  ASSERT_EQ(Call("PUT", "/t/a", {kJsonBody}, JsonCell("a", "f:x", "1")).status, 200);
   HttpResponse created = Call("POST", "/t/scanner", {kJsonBody}, "{}");
   ASSERT_EQ(created.status, 201);
-  clock_.Advance(60001);
-  EXPECT_EQ(Call("GET", ScannerPath(created)).status, 410);
+  HttpResponse unopened = Call("POST", "/t/scanner", {kJsonBody}, "{}");
+  clock_.Advance(65000);
+  EXPECT_EQ(Call("GET", ScannerPath(created), {kAcceptJson}).status, 200);
+  clock_.Advance(3600001);
+  EXPECT_EQ(Call("GET", ScannerPath(created), {kAcceptJson}).status, 404);
+  HttpResponse forgotten = Call("GET", ScannerPath(unopened), {kAcceptJson});
+  EXPECT_EQ(forgotten.status, 404);
+  EXPECT_EQ(forgotten.body, "Not found\r\n");
 }
 
 TEST_F(RestServiceTest, ScannerFetchAsOctetStreamGivesOneCellWithItsBase64Coordinates) {
