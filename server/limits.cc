@@ -141,11 +141,13 @@ const std::vector<LimitInfo>& AllLimits() {
        "the write fails with IllegalArgumentException \"KeyValue size too large\" "
        "(Thrift1 IOError/IllegalArgument, Thrift2 TIOError), nothing written"},
       {"open_scanners", &Limits::open_scanners, "count", "open scanners per service (Thrift1, Thrift2, REST)",
-       "the longest-idle scanner is closed; its next use gets the expired-scanner error"},
+       "the longest-idle scanner is closed; its next use gets the expired-scanner error "
+       "(REST: 404, as HBase answers an evicted id)"},
       {"scanner_bytes", &Limits::scanner_bytes, "bytes",
-       "memory all open scanners of both services hold together: each scan's request (the "
-       "columns it names, ~80 bytes each besides their names) and the rows a batched scan "
-       "has read ahead",
+       "memory all open scanners (Thrift1, Thrift2, REST) hold together: each scan's request "
+       "(the columns it names: 80 bytes each for names up to 15 bytes, more for longer ones, "
+       "128 per family; its filter tree), an open scanner's own copy of it and its filter, and "
+       "the rows a batched scan has read ahead",
        "opening another scanner fails: IOError / TIOError (canRetry true) naming the limit, as "
        "RegionTooBusyException; open scanners go on"},
       {"metric_tables", &Limits::metric_tables, "count", "tables with their own metric series",

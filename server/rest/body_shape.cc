@@ -9,8 +9,10 @@ namespace hbemu::server::rest {
 
 namespace {
 
-std::string Past(const char* what, int64_t bound) {
-  return std::string("body ") + what + " (bound " + std::to_string(bound) + ")";
+std::string Past(const char* what, int64_t bound, const char* limit) {
+  return std::string("body ") + what + " (" + (limit != nullptr ? "limit " + std::string(limit)
+                                                                : "bound " + std::to_string(bound)) +
+         ")";
 }
 
 }  // namespace
@@ -18,6 +20,7 @@ std::string Past(const char* what, int64_t bound) {
 BodyBounds CurrentBodyBounds() {
   BodyBounds bounds;
   bounds.max_elements = std::max<int64_t>(1024, CurrentLimits().decoded_bytes / 64);
+  bounds.elements_limit = "decoded_bytes";
   return bounds;
 }
 
@@ -42,7 +45,7 @@ BodyStatus CheckJsonShape(std::string_view body, const BodyBounds& bounds) {
       case '{':
       case '[':
         if (++depth > bounds.max_depth) {
-          return BodyStatus::ServerError(Past("nests deeper than its bound", bounds.max_depth));
+          return BodyStatus::ServerError(Past("nests deeper than its bound", bounds.max_depth, bounds.depth_limit));
         }
         ++elements;
         break;
@@ -57,7 +60,7 @@ BodyStatus CheckJsonShape(std::string_view body, const BodyBounds& bounds) {
         continue;
     }
     if (elements > bounds.max_elements) {
-      return BodyStatus::ServerError(Past("holds more values than its bound", bounds.max_elements));
+      return BodyStatus::ServerError(Past("holds more values than its bound", bounds.max_elements, bounds.elements_limit));
     }
   }
   return BodyStatus::Ok();
@@ -101,7 +104,7 @@ BodyStatus CheckXmlShape(std::string_view body, const BodyBounds& bounds) {
         quote = c;
       } else if (c == '=') {
         if (++elements > bounds.max_elements) {
-          return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements));
+          return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements, bounds.elements_limit));
         }
       } else if (c == '>') {
         break;
@@ -109,10 +112,10 @@ BodyStatus CheckXmlShape(std::string_view body, const BodyBounds& bounds) {
     }
     const bool self_closing = close < body.size() && body[close - 1] == '/';
     if (++elements > bounds.max_elements) {
-      return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements));
+      return BodyStatus::BadRequest(Past("holds more elements than its bound", bounds.max_elements, bounds.elements_limit));
     }
     if (!self_closing && ++depth > bounds.max_depth) {
-      return BodyStatus::BadRequest(Past("nests deeper than its bound", bounds.max_depth));
+      return BodyStatus::BadRequest(Past("nests deeper than its bound", bounds.max_depth, bounds.depth_limit));
     }
     i = close;
   }

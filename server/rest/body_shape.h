@@ -15,6 +15,10 @@ namespace hbemu::server::rest {
 struct BodyBounds {
   int64_t max_depth = 64;          // nesting of objects/arrays (JSON) or elements (XML)
   int64_t max_elements = 1 << 20;  // values (JSON) or elements + attributes (XML)
+  // The --limit a bound follows, named in the refusal so its reader knows what to raise (null:
+  // a fixed bound, given as a number).
+  const char* depth_limit = nullptr;
+  const char* elements_limit = nullptr;
 };
 
 // The bounds in force: max_elements follows the decoded_bytes limit (one element per 64 bytes

@@ -334,6 +334,7 @@ BodyStatus BuildScannerFilter(std::string_view json, const Limits& limits,
   // Each filter level nests an object and its "filters" array.
   BodyBounds bounds = CurrentBodyBounds();
   bounds.max_depth = 2 * limits.filter_depth + 4;
+  bounds.depth_limit = "filter_depth";
   BodyStatus shape = CheckJsonShape(json, bounds);
   if (!shape.ok()) return BodyStatus::ResourceBadRequest("filter " + shape.message());
   Json tree = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
