@@ -4,65 +4,24 @@
 
 #include <gtest/gtest.h>
 
-#include "server/gateway/rest_counters.h"
 #include "server/rest/base64.h"
 #include "server/rest/jetty_error.h"
-#include "server/rest/rest_server.h"
-#include "server/rest/rest_service.h"
-#include "storage/clock.h"
-#include "storage/store.h"
-#include "tests/test_util.h"
+#include "tests/server/rest/rest_testing.h"
 
 namespace hbemu::server::rest {
 namespace {
 
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-const std::pair<std::string, std::string> kJsonBody{"Content-Type", "application/json"};
-const std::pair<std::string, std::string> kXmlBody{"Content-Type", "text/xml"};
-const std::pair<std::string, std::string> kAcceptJson{"Accept", "application/json"};
-const std::pair<std::string, std::string> kAcceptProtobuf{"Accept", "application/x-protobuf"};
-
-class RestFailureTest : public ::testing::Test {
+class RestFailureTest : public RestDoorTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(testutil::OpenInMemoryStore(&clock_, &store_).ok());
-    clock_.Set(1000);
-    RestServiceOptions options;
-    options.server_name = "node";
-    options.emulator_version = "test";
-    service_ = std::make_unique<RestService>(store_.get(), options);
-    counters_ = MakeRestCounters();
-    door_ = std::make_unique<RestServer>("127.0.0.1", 0, service_.get(), counters_.get(),
-                                         std::vector<std::string>{});
+    RestDoorTest::SetUp();
+    if (HasFatalFailure()) return;
     ASSERT_TRUE(store_->CreateTable("t", {testutil::Family("f", 3)}).ok());
     const std::string cell = "{\"Row\":[{\"key\":\"" + Base64Encode("r1") +
                              "\",\"Cell\":[{\"column\":\"" + Base64Encode("f:a") +
                              "\",\"$\":\"" + Base64Encode("v") + "\"}]}]}";
     ASSERT_EQ(Call("PUT", "/t/r1", {kJsonBody}, cell).status, 200);
   }
-
-  HttpResponse Call(const std::string& method, const std::string& target, Headers headers = {},
-                    std::string body = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = std::move(headers);
-    request.headers.emplace_back("Host", "localhost:8080");
-    request.body = std::move(body);
-    request.loopback_peer = true;
-    return door_->Handle(request);
-  }
-
-  static bool StartsWith(const std::string& text, const std::string& prefix) {
-    return text.rfind(prefix, 0) == 0;
-  }
-
-  storage::ManualClock clock_{1000};
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<RestService> service_;
-  std::unique_ptr<RestCounters> counters_;
-  std::unique_ptr<RestServer> door_;
 };
 
 TEST_F(RestFailureTest, MultigetOfSeveralRowsInAMissingTableIsNotFoundButOfOneRowIsA500) {

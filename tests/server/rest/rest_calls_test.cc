@@ -8,12 +8,7 @@
 #include "server/admin/known_methods.h"
 #include "server/admin/metrics.h"
 #include "server/control/control_state.h"
-#include "server/gateway/rest_counters.h"
-#include "server/rest/rest_server.h"
-#include "server/rest/rest_service.h"
-#include "storage/clock.h"
-#include "storage/store.h"
-#include "tests/test_util.h"
+#include "tests/server/rest/rest_testing.h"
 
 namespace hbemu::server::rest {
 namespace {
@@ -21,32 +16,23 @@ namespace {
 using control::CallQuery;
 using control::FaultRule;
 
-class RestCallsTest : public ::testing::Test {
+class RestCallsTest : public RestDoorTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(testutil::OpenInMemoryStore(&clock_, &store_).ok());
-    service_ = std::make_unique<RestService>(store_.get(), RestServiceOptions());
-    counters_ = MakeRestCounters();
-    door_ = std::make_unique<RestServer>("127.0.0.1", 0, service_.get(), counters_.get(),
-                                         std::vector<std::string>{});
+    RestDoorTest::SetUp();
+    if (HasFatalFailure()) return;
     door_->SetCallGate(controls_.GateFor("rest"));
     door_->SetMetrics(&metrics_);
     controls_.Refresh();
     ASSERT_TRUE(store_->CreateTable("t", {testutil::Family("f", 3)}).ok());
   }
 
+  // JSON answers; a body is a single value (octet-stream).
   HttpResponse Call(const std::string& method, const std::string& target,
                     const std::string& body = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers.emplace_back("Host", "localhost:8080");
-    request.headers.emplace_back("Accept", "application/json");
-    if (!body.empty()) request.headers.emplace_back("Content-Type", "application/octet-stream");
-    request.body = body;
-    request.loopback_peer = true;
-    request.peer = "127.0.0.1:5555";
-    return door_->Handle(request);
+    Headers headers{kAcceptJson};
+    if (!body.empty()) headers.push_back(kOctetBody);
+    return RestDoorTest::Call(method, target, std::move(headers), body);
   }
 
   void AddRule(const nlohmann::json& doc) {
@@ -62,11 +48,6 @@ class RestCallsTest : public ::testing::Test {
     return controls_.calls().Query(CallQuery()).calls;
   }
 
-  storage::ManualClock clock_{1000};
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<RestService> service_;
-  std::unique_ptr<RestCounters> counters_;
-  std::unique_ptr<RestServer> door_;
   control::ControlState controls_;
   admin::Metrics metrics_;
 };

@@ -3,49 +3,34 @@
 
 #include <gtest/gtest.h>
 
-#include "server/gateway/rest_counters.h"
 #include "server/gateway/scanner_budget.h"
 #include "server/gateway/scanner_registry.h"
 #include "server/limits.h"
 #include "server/rest/base64.h"
 #include "server/rest/query_numbers.h"
 #include "server/rest/rest_scanners.h"
-#include "server/rest/rest_server.h"
-#include "server/rest/rest_service.h"
-#include "storage/clock.h"
-#include "storage/store.h"
 #include "tests/server/admin/scoped_limits.h"
-#include "tests/test_util.h"
+#include "tests/server/rest/rest_testing.h"
 
 namespace hbemu::server::rest {
 namespace {
 
-class RestHostileTest : public ::testing::Test {
+class RestHostileTest : public RestDoorTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(testutil::OpenInMemoryStore(&clock_, &store_).ok());
-    service_ = std::make_unique<RestService>(store_.get(), RestServiceOptions());
-    counters_ = MakeRestCounters();
-    door_ = std::make_unique<RestServer>("127.0.0.1", 0, service_.get(), counters_.get(),
-                                         std::vector<std::string>{});
+    RestDoorTest::SetUp();
+    if (HasFatalFailure()) return;
     ASSERT_TRUE(store_->CreateTable("t", {testutil::Family("f", 3)}).ok());
     ASSERT_EQ(Call("PUT", "/t/r1/f:q", {{"Content-Type", "application/octet-stream"}}, "v1")
                   .status,
               200);
   }
 
-  HttpResponse Call(const std::string& method, const std::string& target,
-                    std::vector<std::pair<std::string, std::string>> headers = {},
+  // Every answer in JSON.
+  HttpResponse Call(const std::string& method, const std::string& target, Headers headers = {},
                     std::string body = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = std::move(headers);
-    request.headers.emplace_back("Host", "localhost:8080");
-    request.headers.emplace_back("Accept", "application/json");
-    request.body = std::move(body);
-    request.loopback_peer = true;
-    return door_->Handle(request);
+    headers.push_back(kAcceptJson);
+    return RestDoorTest::Call(method, target, std::move(headers), std::move(body));
   }
 
   // PUT /t/scanner with `json`; the scanner's path, or "" with *status set.
@@ -57,12 +42,6 @@ class RestHostileTest : public ::testing::Test {
     }
     return "";
   }
-
-  storage::ManualClock clock_{1000};
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<RestService> service_;
-  std::unique_ptr<RestCounters> counters_;
-  std::unique_ptr<RestServer> door_;
 };
 
 TEST(RestScannersTest, ScannersPastTheCapForgetTheLongestIdle) {

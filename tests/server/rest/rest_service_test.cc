@@ -2,53 +2,17 @@
 
 #include <gtest/gtest.h>
 
-#include "server/gateway/rest_counters.h"
 #include "server/rest/base64.h"
 #include "server/rest/jetty_error.h"
 #include "server/rest/model_protobuf.h"
-#include "server/rest/rest_server.h"
-#include "storage/clock.h"
-#include "storage/store.h"
-#include "tests/test_util.h"
+#include "tests/server/rest/rest_testing.h"
 
 namespace hbemu::server::rest {
 namespace {
 
 // Requests answered by the door's rules and HBase's resources, with no network in between.
-class RestServiceTest : public ::testing::Test {
+class RestServiceTest : public RestDoorTest {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(testutil::OpenInMemoryStore(&clock_, &store_).ok());
-    clock_.Set(1000);
-    RestServiceOptions options;
-    options.server_name = "node";
-    options.emulator_version = "test";
-    service_ = std::make_unique<RestService>(store_.get(), options);
-    counters_ = MakeRestCounters();
-    door_ = std::make_unique<RestServer>("127.0.0.1", 0, service_.get(), counters_.get(),
-                                         std::vector<std::string>{});
-  }
-
-  HttpResponse Call(const std::string& method, const std::string& target,
-                    std::vector<std::pair<std::string, std::string>> headers = {},
-                    std::string body = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = std::move(headers);
-    request.headers.emplace_back("Host", "localhost:8080");
-    request.body = std::move(body);
-    request.loopback_peer = true;
-    return door_->Handle(request);
-  }
-
-  static std::string HeaderOf(const HttpResponse& response, const std::string& name) {
-    for (const auto& [key, value] : response.headers) {
-      if (key == name) return value;
-    }
-    return "";
-  }
-
   void CreateTable(const std::string& name) {
     ASSERT_TRUE(store_->CreateTable(name, {testutil::Family("f", 3)}).ok());
   }
@@ -58,16 +22,7 @@ class RestServiceTest : public ::testing::Test {
     return "{\"Row\":[{\"key\":\"" + Base64Encode(row) + "\",\"Cell\":[{\"column\":\"" +
            Base64Encode(column) + "\",\"$\":\"" + Base64Encode(value) + "\"}]}]}";
   }
-
-  storage::ManualClock clock_{1000};
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<RestService> service_;
-  std::unique_ptr<RestCounters> counters_;
-  std::unique_ptr<RestServer> door_;
 };
-
-const std::pair<std::string, std::string> kJsonBody{"Content-Type", "application/json"};
-const std::pair<std::string, std::string> kAcceptJson{"Accept", "application/json"};
 
 TEST_F(RestServiceTest, VersionClusterIsPlainTextByDefaultAndJsonWhenAsked) {
   HttpResponse text = Call("GET", "/version/cluster");

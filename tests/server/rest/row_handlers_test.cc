@@ -2,23 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include "server/gateway/rest_counters.h"
 #include "server/rest/base64.h"
-#include "server/rest/rest_server.h"
-#include "server/rest/rest_service.h"
-#include "storage/clock.h"
-#include "storage/store.h"
-#include "tests/test_util.h"
+#include "tests/server/rest/rest_testing.h"
 
 namespace hbemu::server::rest {
 namespace {
-
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-const std::pair<std::string, std::string> kJsonBody{"Content-Type", "application/json"};
-const std::pair<std::string, std::string> kAcceptJson{"Accept", "application/json"};
-const std::pair<std::string, std::string> kOctetBody{"Content-Type", "application/octet-stream"};
-const std::pair<std::string, std::string> kAcceptOctet{"Accept", "application/octet-stream"};
 
 struct TestCell {
   std::string column;
@@ -26,31 +14,12 @@ struct TestCell {
   int64_t timestamp = -1;  // -1: none in the body
 };
 
-class RestRowTest : public ::testing::Test {
+class RestRowTest : public RestDoorTest {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(testutil::OpenInMemoryStore(&clock_, &store_).ok());
-    clock_.Set(1000);
-    RestServiceOptions options;
-    options.server_name = "node";
-    options.emulator_version = "test";
-    service_ = std::make_unique<RestService>(store_.get(), options);
-    counters_ = MakeRestCounters();
-    door_ = std::make_unique<RestServer>("127.0.0.1", 0, service_.get(), counters_.get(),
-                                         std::vector<std::string>{});
+    RestDoorTest::SetUp();
+    if (HasFatalFailure()) return;
     ASSERT_TRUE(store_->CreateTable("t", {testutil::Family("f", 5)}).ok());
-  }
-
-  HttpResponse Call(const std::string& method, const std::string& target, Headers headers = {},
-                    std::string body = "") {
-    HttpRequest request;
-    request.method = method;
-    request.target = target;
-    request.headers = std::move(headers);
-    request.headers.emplace_back("Host", "localhost:8080");
-    request.body = std::move(body);
-    request.loopback_peer = true;
-    return door_->Handle(request);
   }
 
   static std::string CellSet(const std::string& row, const std::vector<TestCell>& cells) {
@@ -75,19 +44,6 @@ class RestRowTest : public ::testing::Test {
     return "{\"column\":\"" + Base64Encode(column) + "\",\"timestamp\":" + std::to_string(ts) +
            ",\"$\":\"" + Base64Encode(value) + "\"}";
   }
-
-  static std::string HeaderOf(const HttpResponse& response, const std::string& name) {
-    for (const auto& [key, value] : response.headers) {
-      if (key == name) return value;
-    }
-    return "";
-  }
-
-  storage::ManualClock clock_{1000};
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<RestService> service_;
-  std::unique_ptr<RestCounters> counters_;
-  std::unique_ptr<RestServer> door_;
 };
 
 TEST_F(RestRowTest, OneTimestampInThePathReadsTheNewestVersionBeforeIt) {
