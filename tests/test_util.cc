@@ -31,6 +31,9 @@ const char* CodeName(Status::Code code) {
     case Status::Code::kSnapshotExists: return "kSnapshotExists";
     case Status::Code::kSnapshotNotFound: return "kSnapshotNotFound";
     case Status::Code::kSnapshotCreation: return "kSnapshotCreation";
+    case Status::Code::kResultTooLarge: return "kResultTooLarge";
+    case Status::Code::kRowTooBig: return "kRowTooBig";
+    case Status::Code::kRegionTooBusy: return "kRegionTooBusy";
   }
   return "?";
 }
