@@ -1,10 +1,10 @@
 #include "server/control/call_gate_hook.h"
 
 #include <chrono>
-#include <thread>
 #include <utility>
 
 #include "server/control/control_state.h"
+#include "server/control/fault_effect.h"
 
 namespace hbemu::server::control {
 namespace {
@@ -41,24 +41,14 @@ class ControlledGateCall : public GatedCall {
   }
 
   void Apply(const FaultRule& rule) {
-    record_.fault = "rule " + std::to_string(rule.id) + ": " + FaultActionName(rule.action);
-    switch (rule.action) {
-      case FaultAction::kFail:
-        action_ = Action::kFail;
-        fault_class_ = rule.exception;
-        fault_message_ = rule.message;
-        break;
-      case FaultAction::kDelay:
-        record_.fault += " " + std::to_string(rule.delay_ms) + " ms";
-        std::this_thread::sleep_for(std::chrono::milliseconds(rule.delay_ms));
-        break;
-      case FaultAction::kCloseBefore:
-        action_ = Action::kCloseBefore;
-        break;
-      case FaultAction::kCloseAfter:
-        close_after_ = true;
-        break;
+    effect_ = ApplyFault(rule, &record_);
+    if (effect_.fail) {
+      action_ = Action::kFail;
+      fault_class_ = rule.exception;
+      fault_message_ = rule.message;
     }
+    if (effect_.close_before) action_ = Action::kCloseBefore;
+    close_after_ = effect_.close_after;
   }
 
   void Finish(const GateOutcome& outcome) override {
@@ -71,17 +61,7 @@ class ControlledGateCall : public GatedCall {
     if (outcome.status > 0) record_.exception = outcome.error ? "HTTP " + std::to_string(outcome.status) : "";
     record_.error_class = outcome.error_class;
     record_.error_message = outcome.message;
-    if (action_ == Action::kCloseBefore) {
-      record_.error = true;
-      record_.exception = "connection closed";
-      record_.error_message = "the connection was closed before the call ran (" + record_.fault + ")";
-    } else if (close_after_) {
-      record_.error = true;
-      record_.exception = "connection closed";
-      record_.reason = outcome.error ? "the call ended with: " + outcome.message
-                                     : "the call was applied, then the connection was closed";
-      record_.error_message = "connection closed after the call ran (" + record_.fault + ")";
-    }
+    RecordClosedConnection(effect_, &record_);
     state_->calls().Add(std::move(record_));
   }
 
@@ -89,6 +69,7 @@ class ControlledGateCall : public GatedCall {
   ControlState* const state_;
   const std::chrono::steady_clock::time_point start_;
   CallRecord record_;
+  FaultEffect effect_;
 };
 
 class ControlGate : public CallGate {

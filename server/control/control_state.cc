@@ -5,6 +5,7 @@
 
 #include "server/control/call_decode.h"
 #include "server/control/call_gate_hook.h"
+#include "server/control/fault_effect.h"
 #include "server/gateway/failure_reason.h"
 
 namespace hbemu::server::control {
@@ -34,22 +35,10 @@ class ControlledCall : public HookedCall {
 
   void Apply(const FaultRule& rule) {
     rule_ = rule;
-    record_.fault = "rule " + std::to_string(rule.id) + ": " + FaultActionName(rule.action);
-    switch (rule.action) {
-      case FaultAction::kFail:
-        action_ = Action::kFail;
-        break;
-      case FaultAction::kDelay:
-        record_.fault += " " + std::to_string(rule.delay_ms) + " ms";
-        std::this_thread::sleep_for(std::chrono::milliseconds(rule.delay_ms));
-        break;
-      case FaultAction::kCloseBefore:
-        action_ = Action::kCloseBefore;
-        break;
-      case FaultAction::kCloseAfter:
-        close_after_ = true;
-        break;
-    }
+    effect_ = ApplyFault(rule, &record_);
+    if (effect_.fail) action_ = Action::kFail;
+    if (effect_.close_before) action_ = Action::kCloseBefore;
+    close_after_ = effect_.close_after;
   }
 
   // The reply HBase's gateway sends for the exception: IOError (Thrift1, message prefixed with
@@ -111,20 +100,10 @@ class ControlledCall : public HookedCall {
       record_.error = true;
       record_.exception = "connection closed";
       record_.error_message = undeclared;
-    } else if (action_ == Action::kCloseBefore) {
-      record_.error = true;
-      record_.exception = "connection closed";
-      record_.error_message = "the connection was closed before the call ran (" + record_.fault + ")";
+    } else if (effect_.close_before) {
+      RecordClosedConnection(effect_, &record_);
     }
-    if (close_after_) {
-      // The client sees a closed connection, whatever the call did.
-      record_.error = true;
-      record_.exception = "connection closed";
-      record_.reason = record_.error_message.empty()
-                           ? "the call was applied, then the connection was closed"
-                           : "the call ended with: " + record_.error_message;
-      record_.error_message = "connection closed after the call ran (" + record_.fault + ")";
-    }
+    if (effect_.close_after) RecordClosedConnection(effect_, &record_);
     std::string noted = TakeFailureReason();
     if (!undeclared.empty() && undeclared != record_.error_message) {
       record_.reason = undeclared;
@@ -141,6 +120,7 @@ class ControlledCall : public HookedCall {
   const std::chrono::steady_clock::time_point start_;
   CallRecord record_;
   FaultRule rule_;
+  FaultEffect effect_;
 };
 
 }  // namespace
