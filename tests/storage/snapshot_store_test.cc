@@ -157,19 +157,22 @@ TEST_P(SnapshotStoreTest, RestoreBringsBackEveryVersionMarkerAndTheSchema) {
   EXPECT_EQ(Raw("t"), before);
 }
 
+// Rows r0..r<kRows-1> of table t, each f:q = value, in one batch. Kept under 64 rows:
+// ThreadSanitizer's deadlock detector aborts a thread holding more than 64 mutexes, and a batch
+// holds one row-lock stripe per row.
+constexpr int kRows = 40;
+Status WriteBatch(Store* store, const std::string& value) {
+  std::vector<RowMutation> rows;
+  for (int i = 0; i < kRows; ++i) {
+    rows.push_back(Row("r" + std::to_string(i), {PutOp("f", "q", kTestNowMs, value)}));
+  }
+  return store->MutateRows("t", rows);
+}
+
 TEST_P(SnapshotStoreTest, ReadersSeeTheOldTableOrTheRestoredOneNeverAMix) {
   ASSERT_OK(store_->CreateTable("t", {Family("f")}));
-  // One batch of kRows rows, which the readers must see whole or not at all. Kept under 64
-  // rows: ThreadSanitizer's deadlock detector aborts a thread holding more than 64 mutexes, and
-  // a batch holds one row-lock stripe per row.
-  constexpr int kRows = 40;
-  const auto write_all = [&](const std::string& value) {
-    std::vector<RowMutation> rows;
-    for (int i = 0; i < kRows; ++i) {
-      rows.push_back(Row("r" + std::to_string(i), {PutOp("f", "q", kTestNowMs, value)}));
-    }
-    return store_->MutateRows("t", rows);
-  };
+  // One batch of kRows rows, which the readers must see whole or not at all.
+  const auto write_all = [&](const std::string& value) { return WriteBatch(store_.get(), value); };
   ASSERT_OK(write_all("seed"));
   ASSERT_OK(snapshots()->Take("s", {"t"}));
   std::atomic<bool> done{false};
@@ -232,14 +235,7 @@ TEST_P(SnapshotStoreTest, GetsSeeTheOldTableOrTheRestoredOneNeverAnEmptyRow) {
   };
   Open();
   ASSERT_OK(store_->CreateTable("t", {Family("f")}));
-  constexpr int kRows = 40;  // under 64 rows per batch, as above
-  const auto write_all = [&](const std::string& value) {
-    std::vector<RowMutation> rows;
-    for (int i = 0; i < kRows; ++i) {
-      rows.push_back(Row("r" + std::to_string(i), {PutOp("f", "q", kTestNowMs, value)}));
-    }
-    return store_->MutateRows("t", rows);
-  };
+  const auto write_all = [&](const std::string& value) { return WriteBatch(store_.get(), value); };
   ASSERT_OK(write_all("seed"));
   ASSERT_OK(snapshots()->Take("s", {"t"}));
   std::atomic<bool> done{false};
