@@ -165,9 +165,10 @@ struct ColumnTest {
   CompareOp op = CompareOp::kEqual;
   std::shared_ptr<const Comparator> cmp;
   bool Matches(const CellView& c) const { return c.family == family && c.qualifier == qualifier; }
-  // Beyond the filter object holding it.
+  // Beyond the filter object holding it (a DependentColumnFilter's test may have no comparator).
   size_t HeldBytes() const {
-    return StringHeapBytes(family) + StringHeapBytes(qualifier) + cmp->HeldBytes();
+    return StringHeapBytes(family) + StringHeapBytes(qualifier) +
+           (cmp != nullptr ? cmp->HeldBytes() : 0);
   }
   // True when the value fails the test.
   bool ValueFails(std::string_view value) const {

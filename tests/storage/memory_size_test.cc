@@ -131,6 +131,18 @@ TEST(MemorySizeTest, FilterTreesAreChargedWhatTheirPrototypeAndEachCloneHold) {
   }
 }
 
+TEST(MemorySizeTest, FiltersWithoutTheirOptionalComparatorAreCounted) {
+  // A DependentColumnFilter without a value condition holds no comparator: counting it once
+  // followed a null pointer (the server died at the first such scan).
+  for (const char* text :
+       {"DependentColumnFilter('f', 'q')", "DependentColumnFilter('f', 'q', true)",
+        "DependentColumnFilter('f', 'q', false, =, 'binary:v')"}) {
+    std::shared_ptr<const Filter> filter;
+    ASSERT_OK(ParseFilterString(text, &filter));
+    EXPECT_GE(filter->TreeBytes(), sizeof(void*)) << text;
+  }
+}
+
 TEST(MemorySizeTest, AScanRequestCountsItsFilterTree) {
   ScanSpec spec;
   const size_t without = ScanSpecBytes(spec);
