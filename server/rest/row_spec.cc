@@ -4,8 +4,10 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <utility>
 
 #include "server/rest/base64.h"
+#include "storage/java_utf8.h"
 
 namespace hbemu::server::rest {
 namespace {
@@ -45,45 +47,7 @@ bool DecoderOf(const std::string& encoding, bool* url_safe) {
 bool JavaUrlDecode(std::string_view text, std::string* out) {
   std::string raw;
   if (!PercentDecode(text, true, &raw)) return false;
-  out->clear();
-  const auto byte = [&raw](size_t i) { return static_cast<unsigned char>(raw[i]); };
-  size_t i = 0;
-  while (i < raw.size()) {
-    const unsigned char lead = byte(i);
-    if (lead < 0x80) {
-      out->push_back(static_cast<char>(lead));
-      ++i;
-      continue;
-    }
-    int length = 0;
-    unsigned char low = 0x80;
-    unsigned char high = 0xBF;  // the range of the second byte
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;
-      if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;
-      if (lead == 0xF4) high = 0x8F;
-    }
-    int valid = length == 0 ? 0 : 1;
-    while (valid > 0 && valid < length && i + valid < raw.size()) {
-      const unsigned char next = byte(i + valid);
-      const bool ok = valid == 1 ? (next >= low && next <= high) : (next >= 0x80 && next <= 0xBF);
-      if (!ok) break;
-      ++valid;
-    }
-    if (length > 0 && valid == length) {
-      out->append(raw, i, length);
-      i += length;
-    } else {
-      out->append("\xEF\xBF\xBD");
-      i += std::max(valid, 1);
-    }
-  }
+  if (!storage::ReplaceInvalidUtf8(raw, out)) *out = std::move(raw);
   return true;
 }
 
